@@ -1,0 +1,7 @@
+"""The one exception class every malformed stream raises."""
+
+
+class GageBPEError(ValueError):
+    """Compressed data is malformed: bad magic, unsupported version, failed
+    check, or an inconsistent block.  Truncated data raises ``EOFError``
+    instead, as the standard library's decompressors do."""

@@ -1,0 +1,282 @@
+"""``GageBPEFile`` and ``open``: gagebpe files as in ``lzma`` and ``bz2``.
+
+The reader and the file class follow CPython's ``_compression`` and
+``lzma`` modules, so they behave the same way, with one difference: bytes
+after the last stream that are not a gagebpe stream raise ``GageBPEError``
+rather than being ignored.
+"""
+import builtins
+import io
+import os
+
+from ._incremental import _TRUNCATED, Compressor, Decompressor
+
+_MODE_CLOSED, _MODE_READ, _MODE_WRITE = 0, 1, 2
+_READ_SIZE = 1 << 17
+
+
+class _DecompressReader(io.RawIOBase):
+    """Raw reader of the decompressed bytes of concatenated streams."""
+
+    def __init__(self, fp):
+        self._fp = fp
+        self._eof = False
+        self._pos = 0
+        self._size = -1  # known once EOF is reached
+        self._decompressor = Decompressor()
+
+    def readable(self):
+        return True
+
+    def close(self):
+        self._decompressor = None
+        return super().close()
+
+    def seekable(self):
+        return self._fp.seekable()
+
+    def readinto(self, b):
+        with memoryview(b) as view, view.cast("B") as byte_view:
+            data = self.read(len(byte_view))
+            byte_view[:len(data)] = data
+        return len(data)
+
+    def read(self, size=-1):
+        if size < 0:
+            return self.readall()
+        if not size or self._eof:
+            return b""
+        data = None
+        while True:
+            if self._decompressor.eof:
+                rawblock = self._decompressor.unused_data or self._fp.read(_READ_SIZE)
+                if not rawblock:
+                    break
+                self._decompressor = Decompressor()
+                data = self._decompressor.decompress(rawblock, size)
+            else:
+                if self._decompressor.needs_input:
+                    rawblock = self._fp.read(_READ_SIZE)
+                    if not rawblock:
+                        raise EOFError(_TRUNCATED)
+                else:
+                    rawblock = b""
+                data = self._decompressor.decompress(rawblock, size)
+            if data:
+                break
+        if not data:
+            self._eof = True
+            self._size = self._pos
+            return b""
+        self._pos += len(data)
+        return data
+
+    def readall(self):
+        chunks = []
+        while data := self.read(io.DEFAULT_BUFFER_SIZE * 64):
+            chunks.append(data)
+        return b"".join(chunks)
+
+    def _rewind(self):
+        self._fp.seek(0)
+        self._eof = False
+        self._pos = 0
+        self._decompressor = Decompressor()
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        if whence == io.SEEK_SET:
+            pass
+        elif whence == io.SEEK_CUR:
+            offset = self._pos + offset
+        elif whence == io.SEEK_END:
+            if self._size < 0:
+                while self.read(io.DEFAULT_BUFFER_SIZE):
+                    pass
+            offset = self._size + offset
+        else:
+            raise ValueError(f"Invalid value for whence: {whence}")
+        if offset < self._pos:
+            self._rewind()
+        else:
+            offset -= self._pos
+        while offset > 0:
+            data = self.read(min(io.DEFAULT_BUFFER_SIZE, offset))
+            if not data:
+                break
+            offset -= len(data)
+        return self._pos
+
+    def tell(self):
+        return self._pos
+
+
+class GageBPEFile(io.BufferedIOBase):
+    """A file object giving access to a gagebpe-compressed file.
+
+    ``filename`` is a path (str, bytes or PathLike) or a file object to wrap;
+    a wrapped file object is not closed by ``close()``.  ``mode`` is "r" for
+    reading (the default), "w" for overwriting, "x" for exclusive creation
+    or "a" for appending (a new stream after the existing ones); a "b"
+    suffix is accepted.  ``level`` and ``block_size`` apply when writing.
+    Reading holds one block in memory at a time, writing one block.
+    """
+
+    def __init__(self, filename=None, mode="r", *, level=None, block_size=None):
+        self._fp = None
+        self._closefp = False
+        self._mode = _MODE_CLOSED
+        if mode in ("r", "rb"):
+            if level is not None or block_size is not None:
+                raise ValueError("level and block_size apply only when writing")
+            mode_code = _MODE_READ
+        elif mode in ("w", "wb", "a", "ab", "x", "xb"):
+            mode_code = _MODE_WRITE
+            self._compressor = Compressor(level, block_size=block_size)
+            self._pos = 0
+        else:
+            raise ValueError(f"Invalid mode: {mode!r}")
+
+        if isinstance(filename, (str, bytes, os.PathLike)):
+            if "b" not in mode:
+                mode += "b"
+            self._fp = builtins.open(filename, mode)
+            self._closefp = True
+        elif hasattr(filename, "read") or hasattr(filename, "write"):
+            self._fp = filename
+        else:
+            raise TypeError("filename must be a str, bytes, file or PathLike object")
+        self._mode = mode_code
+        if self._mode == _MODE_READ:
+            self._buffer = io.BufferedReader(_DecompressReader(self._fp))
+
+    def close(self):
+        if self.closed:
+            return
+        try:
+            if self._mode == _MODE_READ:
+                self._buffer.close()
+                self._buffer = None
+            elif self._mode == _MODE_WRITE:
+                self._fp.write(self._compressor.flush())
+                self._compressor = None
+        finally:
+            try:
+                if self._closefp:
+                    self._fp.close()
+            finally:
+                self._fp = None
+                self._closefp = False
+                self._mode = _MODE_CLOSED
+
+    @property
+    def closed(self):
+        return self._mode == _MODE_CLOSED
+
+    @property
+    def name(self):
+        self._check_not_closed()
+        return self._fp.name
+
+    @property
+    def mode(self):
+        return "wb" if self._mode == _MODE_WRITE else "rb"
+
+    def fileno(self):
+        self._check_not_closed()
+        return self._fp.fileno()
+
+    def seekable(self):
+        return self.readable() and self._buffer.seekable()
+
+    def readable(self):
+        self._check_not_closed()
+        return self._mode == _MODE_READ
+
+    def writable(self):
+        self._check_not_closed()
+        return self._mode == _MODE_WRITE
+
+    def peek(self, size=-1):
+        self._check_can_read()
+        return self._buffer.peek(size)
+
+    def read(self, size=-1):
+        self._check_can_read()
+        return self._buffer.read(size)
+
+    def read1(self, size=-1):
+        self._check_can_read()
+        if size < 0:
+            size = io.DEFAULT_BUFFER_SIZE
+        return self._buffer.read1(size)
+
+    def readline(self, size=-1):
+        self._check_can_read()
+        return self._buffer.readline(size)
+
+    def write(self, data):
+        self._check_can_write()
+        if isinstance(data, (bytes, bytearray)):
+            length = len(data)
+        else:
+            data = memoryview(data)
+            length = data.nbytes
+        self._fp.write(self._compressor.compress(data))
+        self._pos += length
+        return length
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self._check_can_seek()
+        return self._buffer.seek(offset, whence)
+
+    def tell(self):
+        self._check_not_closed()
+        if self._mode == _MODE_READ:
+            return self._buffer.tell()
+        return self._pos
+
+    def _check_not_closed(self):
+        if self.closed:
+            raise ValueError("I/O operation on closed file")
+
+    def _check_can_read(self):
+        if not self.readable():
+            raise io.UnsupportedOperation("File not open for reading")
+
+    def _check_can_write(self):
+        if not self.writable():
+            raise io.UnsupportedOperation("File not open for writing")
+
+    def _check_can_seek(self):
+        if not self.readable():
+            raise io.UnsupportedOperation(
+                "Seeking is only supported on files open for reading")
+        if not self.seekable():
+            raise io.UnsupportedOperation(
+                "The underlying file object does not support seeking")
+
+
+def open(filename, mode="rb", *, level=None, block_size=None,
+         encoding=None, errors=None, newline=None):
+    """Open a gagebpe file in binary or text mode.
+
+    Binary modes ("r", "rb", "w", "wb", "x", "xb", "a", "ab") return a
+    ``GageBPEFile``; text modes ("rt", "wt", "xt", "at") wrap one in an
+    ``io.TextIOWrapper`` with the given encoding, errors and newline.
+    """
+    if "t" in mode:
+        if "b" in mode:
+            raise ValueError(f"Invalid mode: {mode!r}")
+    else:
+        if encoding is not None:
+            raise ValueError("Argument 'encoding' not supported in binary mode")
+        if errors is not None:
+            raise ValueError("Argument 'errors' not supported in binary mode")
+        if newline is not None:
+            raise ValueError("Argument 'newline' not supported in binary mode")
+    binary_file = GageBPEFile(filename, mode.replace("t", ""), level=level,
+                              block_size=block_size)
+    if "t" in mode:
+        encoding = io.text_encoding(encoding)
+        return io.TextIOWrapper(binary_file, encoding, errors, newline)
+    return binary_file

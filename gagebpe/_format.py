@@ -1,0 +1,139 @@
+"""The container format, version 1: bytes in, bytes out (docs/FORMAT.md).
+
+A stream is a header, any number of blocks, and a trailer holding an index
+of the blocks, so that a reader can find every block from the end.  All
+integers are little-endian.  This module builds and checks each part; the
+streaming classes in ``_stream`` decide when enough bytes have arrived.
+"""
+import struct
+import zlib
+
+from . import _blocks
+from ._errors import GageBPEError
+
+MAGIC = b"GBPE"
+FOOTER_MAGIC = b"EPBG"
+VERSION = 1
+MAX_BLOCK_SIZE = 1 << 26
+
+# magic, version, flags, reserved, max block size, CRC32 of the 12 before
+HEADER = struct.Struct("<4sBBHII")
+# coding, original size, payload size, CRC32 of the original bytes,
+# CRC32 of the 13 bytes before
+BLOCK_HEADER = struct.Struct("<BIIII")
+END_OF_BLOCKS = 0
+# per block: its bytes in the stream (header included), its original size
+INDEX_ENTRY = struct.Struct("<II")
+# block count, total original size, CRC32 of the trailer before it, magic
+FOOTER = struct.Struct("<IQI4s")
+
+
+def _crc(*parts):
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    return crc
+
+
+# -- stream header ----------------------------------------------------------
+
+def stream_header(max_block_size):
+    head = HEADER.pack(MAGIC, VERSION, 0, 0, max_block_size, 0)[:-4]
+    return head + struct.pack("<I", _crc(head))
+
+
+def parse_stream_header(buf):
+    """Check a stream header (``HEADER.size`` bytes); return the stream's
+    maximum block size."""
+    magic, version, flags, reserved, max_block_size, crc = HEADER.unpack(buf)
+    if magic != MAGIC:
+        raise GageBPEError("not a gagebpe stream (bad magic bytes)")
+    if crc != _crc(bytes(buf[:HEADER.size - 4])):
+        raise GageBPEError("stream header check failed")
+    if version != VERSION:
+        raise GageBPEError(f"unsupported format version {version}")
+    if flags or reserved:
+        raise GageBPEError("reserved header bits are set")
+    if not 0 < max_block_size <= MAX_BLOCK_SIZE:
+        raise GageBPEError(f"maximum block size {max_block_size} out of range")
+    return max_block_size
+
+
+# -- blocks ---------------------------------------------------------------------
+
+def encode_block(data, min_count):
+    """One block of the stream, header included, for ``data`` (non-empty)."""
+    coding, payload = _blocks.encode(data, min_count)
+    head = BLOCK_HEADER.pack(coding, len(data), len(payload), _crc(data), 0)[:-4]
+    return head + struct.pack("<I", _crc(head)) + payload
+
+
+def parse_block_header(buf, max_block_size):
+    """Check a block header (``BLOCK_HEADER.size`` bytes, the first not
+    END_OF_BLOCKS); return ``(coding, size, payload_size, data_crc)``."""
+    coding, size, payload_size, data_crc, crc = BLOCK_HEADER.unpack(buf)
+    if crc != _crc(bytes(buf[:BLOCK_HEADER.size - 4])):
+        raise GageBPEError("block header check failed")
+    if coding not in (_blocks.STORED, _blocks.PACKED):
+        raise GageBPEError(f"unsupported block coding {coding}")
+    if not 0 < size <= max_block_size:
+        raise GageBPEError(f"block size {size} out of range")
+    # Codings are used only where they shrink the block.
+    if payload_size > size:
+        raise GageBPEError("block payload larger than its contents")
+    return coding, size, payload_size, data_crc
+
+
+def decode_block(coding, size, data_crc, payload):
+    data = _blocks.decode(coding, payload, size)
+    if _crc(data) != data_crc:
+        raise GageBPEError("block check failed: data corrupt")
+    return data
+
+
+# -- trailer --------------------------------------------------------------------
+
+def trailer(index):
+    """The trailer for blocks ``index = [(stream bytes, size), ...]``."""
+    body = bytes([END_OF_BLOCKS]) + b"".join(INDEX_ENTRY.pack(*e) for e in index)
+    total = sum(size for _, size in index)
+    counts = struct.pack("<IQ", len(index), total)
+    return body + counts + struct.pack("<I", _crc(body, counts)) + FOOTER_MAGIC
+
+
+def trailer_size(n_blocks):
+    return 1 + n_blocks * INDEX_ENTRY.size + FOOTER.size
+
+
+def check_trailer(buf, index):
+    """Check a trailer (``trailer_size(len(index))`` bytes) against the
+    blocks actually read."""
+    if bytes(buf) != trailer(index):
+        if bytes(buf[-4:]) != FOOTER_MAGIC:
+            raise GageBPEError("bad end-of-stream marker")
+        raise GageBPEError("stream index disagrees with its blocks")
+
+
+def read_index(stream_bytes):
+    """The block index ``[(offset, stream bytes, size), ...]`` of a complete
+    single stream, read from its end only."""
+    if len(stream_bytes) < HEADER.size + trailer_size(0):
+        raise GageBPEError("too short for a gagebpe stream")
+    n_blocks, total, crc, magic = FOOTER.unpack_from(stream_bytes, len(stream_bytes) - FOOTER.size)
+    if magic != FOOTER_MAGIC:
+        raise GageBPEError("bad end-of-stream marker")
+    start = len(stream_bytes) - trailer_size(n_blocks)
+    if start < HEADER.size:
+        raise GageBPEError("stream index larger than the stream")
+    body = stream_bytes[start:len(stream_bytes) - FOOTER.size + 12]
+    if _crc(bytes(body)) != crc or body[0] != END_OF_BLOCKS:
+        raise GageBPEError("stream index check failed")
+    index = []
+    offset = HEADER.size
+    for k in range(n_blocks):
+        nbytes, size = INDEX_ENTRY.unpack_from(stream_bytes, start + 1 + k * INDEX_ENTRY.size)
+        index.append((offset, nbytes, size))
+        offset += nbytes
+    if offset != start or sum(e[2] for e in index) != total:
+        raise GageBPEError("stream index disagrees with the stream")
+    return index

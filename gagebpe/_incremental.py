@@ -1,0 +1,190 @@
+"""Incremental compression and decompression, in the shape of ``lzma``.
+
+``Compressor`` cuts its input into blocks; ``Decompressor`` reads a stream as
+its bytes arrive, one unit (header, block, trailer) at a time, decoding a
+block only once all of it is there.  Memory is bounded by the block size.
+"""
+from . import _format
+from ._errors import GageBPEError
+from .levels import settings
+
+_TRUNCATED = "Compressed file ended before the end-of-stream marker was reached"
+
+
+class Compressor:
+    """Compress data incrementally into one gagebpe stream.
+
+    ``compress(data)`` returns whatever output is ready (possibly ``b""``);
+    ``flush()`` finishes the stream and returns the rest.
+    """
+
+    def __init__(self, level=None, *, block_size=None):
+        self._min_count, default_block_size = settings(level)
+        self._block_size = _check_block_size(block_size or default_block_size)
+        self._pending = bytearray()
+        self._index = []
+        self._started = False
+        self._finished = False
+
+    def compress(self, data):
+        if self._finished:
+            raise ValueError("Compressor has been flushed")
+        self._pending += memoryview(data).cast("B")
+        out = [self._header()]
+        full = len(self._pending) - len(self._pending) % self._block_size
+        with memoryview(self._pending) as view:
+            for start in range(0, full, self._block_size):
+                out.append(self._block(view[start:start + self._block_size]))
+        del self._pending[:full]
+        return b"".join(out)
+
+    def flush(self):
+        if self._finished:
+            raise ValueError("Repeated call to flush()")
+        self._finished = True
+        out = [self._header()]
+        if self._pending:
+            out.append(self._block(self._pending))
+            self._pending = bytearray()
+        out.append(_format.trailer(self._index))
+        return b"".join(out)
+
+    def _header(self):
+        if self._started:
+            return b""
+        self._started = True
+        return _format.stream_header(self._block_size)
+
+    def _block(self, data):
+        block = _format.encode_block(data, self._min_count)
+        self._index.append((len(block), len(data)))
+        return block
+
+
+def _check_block_size(block_size):
+    if not 0 < block_size <= _format.MAX_BLOCK_SIZE:
+        raise ValueError(
+            f"block_size must be between 1 and {_format.MAX_BLOCK_SIZE}")
+    return block_size
+
+
+class Decompressor:
+    """Decompress one gagebpe stream incrementally.
+
+    ``decompress(data, max_length=-1)`` returns at most ``max_length`` bytes
+    (all that is ready if negative).  After the stream's end, ``eof`` is true
+    and ``unused_data`` holds the bytes that followed it.  ``needs_input`` is
+    false while output is ready without more input.
+    """
+
+    def __init__(self):
+        self._input = bytearray()
+        self._input_pos = 0  # bytes of _input already consumed
+        self._output = b""
+        self._output_pos = 0
+        self._max_block_size = None  # set once the header is read
+        self._block = None  # a parsed block header waiting for its payload
+        self._in_trailer = False
+        self._index = []
+        self.eof = False
+        self.unused_data = b""
+        self.needs_input = True
+
+    def decompress(self, data, max_length=-1):
+        if self.eof:
+            raise EOFError("Already at end of stream")
+        self._input += memoryview(data).cast("B")
+        limit = max_length if max_length >= 0 else float("inf")
+        out = []
+        produced = 0
+        while produced < limit:
+            if self._output_pos < len(self._output):
+                take = min(limit - produced, len(self._output) - self._output_pos)
+                out.append(self._output[self._output_pos:self._output_pos + take])
+                self._output_pos += take
+                produced += take
+            elif not self._step():
+                break
+        pending = self._output_pos < len(self._output)
+        self.needs_input = not self.eof and not pending and produced < limit
+        return b"".join(out)
+
+    def _step(self):
+        """Consume one unit of the stream if all its bytes are here; return
+        whether it did."""
+        if self.eof:
+            return False
+        if self._max_block_size is None:
+            head = self._take(_format.HEADER.size)
+            if head is None:
+                return False
+            self._max_block_size = _format.parse_stream_header(head)
+        elif self._in_trailer:
+            tail = self._take(_format.trailer_size(len(self._index)) - 1)
+            if tail is None:
+                return False
+            _format.check_trailer(bytes([_format.END_OF_BLOCKS]) + tail, self._index)
+            self.eof = True
+            self.unused_data = bytes(self._input[self._input_pos:])
+            self._input = bytearray()
+        elif self._block is None:
+            if self._input_pos == len(self._input):
+                return False
+            if self._input[self._input_pos] == _format.END_OF_BLOCKS:
+                self._take(1)
+                self._in_trailer = True
+                return True
+            head = self._take(_format.BLOCK_HEADER.size)
+            if head is None:
+                return False
+            self._block = _format.parse_block_header(head, self._max_block_size)
+        else:
+            coding, size, payload_size, data_crc = self._block
+            payload = self._take(payload_size)
+            if payload is None:
+                return False
+            self._output = _format.decode_block(coding, size, data_crc, payload)
+            self._output_pos = 0
+            self._block = None
+            self._index.append((_format.BLOCK_HEADER.size + payload_size, size))
+        return True
+
+    def _take(self, n):
+        """The next ``n`` input bytes, consumed, or None if fewer are here."""
+        start = self._input_pos
+        if len(self._input) - start < n:
+            return None
+        taken = bytes(self._input[start:start + n])
+        self._input_pos = start + n
+        if self._input_pos > len(self._input) // 2:  # amortised compaction
+            del self._input[:self._input_pos]
+            self._input_pos = 0
+        return taken
+
+
+def compress(data, level=None, *, block_size=None):
+    """Compress ``data`` (bytes-like) into one gagebpe stream."""
+    c = Compressor(level, block_size=block_size)
+    return c.compress(data) + c.flush()
+
+
+def decompress(data):
+    """Decompress ``data``: one or more concatenated gagebpe streams.
+
+    Raises ``GageBPEError`` for malformed data (trailing bytes that are not a
+    stream included) and ``EOFError`` for a stream cut short.
+    """
+    results = []
+    data = bytes(data)
+    while True:
+        d = Decompressor()
+        results.append(d.decompress(data))
+        if not d.eof:
+            raise EOFError(_TRUNCATED)
+        data = d.unused_data
+        if not data:
+            return b"".join(results)
+
+
+__all__ = ["Compressor", "Decompressor", "compress", "decompress",
+           "GageBPEError"]

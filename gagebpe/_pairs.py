@@ -1,0 +1,74 @@
+"""Kernels over a whole symbol buffer: count adjacent pairs, replace one pair.
+
+These serve the first phase of the merge engine, while the top pairs are so
+frequent that a full pass per merge is cheaper than maintaining occurrence
+lists.  Counting follows the engine's definition of a pair's count: the number
+of non-overlapping occurrences a left-to-right replacement would make, so a
+run ``xxx`` counts ``(x, x)`` once and ``xxxx`` twice.
+"""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def count_pairs_dense(ids, n, alphabet, counts):
+    """Fill ``counts[a * alphabet + b]`` with the count of pair (a, b) in
+    ``ids[:n]``.  ``counts`` must hold ``alphabet ** 2`` zeroed entries."""
+    prev_was_self_pair = False
+    for i in range(n - 1):
+        a = ids[i]
+        b = ids[i + 1]
+        if a == b and prev_was_self_pair:
+            prev_was_self_pair = False
+            continue
+        counts[a * alphabet + b] += 1
+        prev_was_self_pair = a == b
+
+
+@njit(cache=True, nogil=True)
+def replace_pair(ids, n, a, b, new_id):
+    """Replace every non-overlapping (a, b) in ``ids[:n]`` by ``new_id``, left
+    to right, in place; return the new length."""
+    w = 0
+    i = 0
+    while i < n:
+        if i + 1 < n and ids[i] == a and ids[i + 1] == b:
+            ids[w] = new_id
+            i += 2
+        else:
+            ids[w] = ids[i]
+            i += 1
+        w += 1
+    return w
+
+
+@njit(cache=True, nogil=True)
+def merge_frequent(ids, first_id, max_merges, stop_below):
+    """Greedy merges by full passes while the top pair occurs at least
+    ``stop_below`` times (and at most ``max_merges`` merges).
+
+    Returns ``(merges, counts, n)``: merge k made ``first_id + k`` from
+    ``merges[k]``, replacing ``counts[k]`` occurrences; ``ids[:n]`` holds the
+    result.  Ties go to the smallest (a, b).
+    """
+    n = ids.shape[0]
+    alphabet = first_id + max_merges
+    counts = np.zeros(alphabet * alphabet, np.int64)
+    merges = np.zeros((max_merges, 2), np.int32)
+    merge_counts = np.zeros(max_merges, np.int64)
+    k = 0
+    while k < max_merges and n >= 2:
+        counts[:] = 0
+        count_pairs_dense(ids, n, alphabet, counts)
+        best = np.argmax(counts)  # first maximum: the smallest (a, b)
+        if counts[best] < stop_below:
+            break
+        a = best // alphabet
+        b = best % alphabet
+        new_n = replace_pair(ids, n, a, b, first_id + k)
+        merges[k, 0] = a
+        merges[k, 1] = b
+        merge_counts[k] = n - new_n
+        n = new_n
+        k += 1
+    return merges[:k], merge_counts[:k], n

@@ -1,0 +1,31 @@
+"""Compression levels: what each of 1..9 trades.
+
+A level sets the block size and the smallest pair count worth merging.  The
+merge engine's cost is linear in the block, so bigger blocks cost memory, not
+time per byte; they find longer repeats and spread the merge table over more
+data.  Stopping merges at a higher count saves the long tail of rare pairs,
+which is where most of the merges (and the time) go.
+"""
+DEFAULT_LEVEL = 6
+
+# level: (min_count, block_size)
+LEVELS = {
+    1: (8, 1 << 20),
+    2: (6, 1 << 20),
+    3: (4, 1 << 21),
+    4: (3, 1 << 21),
+    5: (2, 1 << 21),
+    6: (2, 1 << 22),
+    7: (2, 1 << 23),
+    8: (2, 1 << 24),
+    9: (2, 1 << 25),
+}
+
+
+def settings(level=None):
+    """``(min_count, block_size)`` for ``level`` (None means the default)."""
+    if level is None:
+        level = DEFAULT_LEVEL
+    if level not in LEVELS:
+        raise ValueError(f"level must be an integer from 1 to 9, not {level!r}")
+    return LEVELS[level]
