@@ -81,6 +81,8 @@ def decode_packed(payload, size):
     nbits = int(merge_widths.sum()) + n_ids * id_width
     if len(payload) != _PACKED_HEAD.size + (nbits + 7) // 8:
         raise GageBPEError("PACKED block length disagrees with its counts")
+    if nbits % 8 and payload[-1] >> (nbits % 8):
+        raise GageBPEError("PACKED block padding bits are not zero")
     widths = np.concatenate([merge_widths, np.full(n_ids, id_width)]).astype(np.uint8)
     values = np.empty(len(widths), np.int32)
     _bits.unpack(np.frombuffer(payload, np.uint8, offset=_PACKED_HEAD.size),

@@ -117,6 +117,10 @@ class Decompressor:
         if self._max_block_size is None:
             head = self._take(_format.HEADER.size)
             if head is None:
+                # Say "not gagebpe" as soon as the bytes show it.
+                start = bytes(self._input[self._input_pos:self._input_pos + 4])
+                if not _format.MAGIC.startswith(start):
+                    raise GageBPEError("not a gagebpe stream (bad magic bytes)")
                 return False
             self._max_block_size = _format.parse_stream_header(head)
         elif self._in_trailer:

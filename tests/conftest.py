@@ -1,0 +1,47 @@
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings, strategies as st
+
+import gagebpe
+
+# First calls compile the kernels; warm them once (below) and never let a
+# deadline trip on a compile.  CI runs a fixed, derandomised budget.
+settings.register_profile(
+    "ci", max_examples=60, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "dev", max_examples=100, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+CANTERBURY = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "canterbury"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_kernels():
+    sample = b"abracadabra abracadabra " * 40
+    assert gagebpe.decompress(gagebpe.compress(sample)) == sample
+
+
+def canterbury_files():
+    if not CANTERBURY.is_dir():
+        return [pytest.param(None, marks=pytest.mark.skip(
+            reason=f"Canterbury corpus not found at {CANTERBURY}"))]
+    return sorted(p for p in CANTERBURY.iterdir() if p.name != "SHA256SUMS")
+
+
+def byte_strings(max_size=3000):
+    """Byte strings of the shapes BPE meets: empty, one byte, runs, every
+    byte value, random, low-entropy, and repetitive structure."""
+    runs = st.lists(st.tuples(st.integers(0, 255), st.integers(1, 300)),
+                    max_size=20).map(lambda rs: b"".join(bytes([b]) * n for b, n in rs))
+    low_entropy = st.lists(st.sampled_from(b"ab\n "), max_size=max_size).map(bytes)
+    structured = st.tuples(st.binary(min_size=1, max_size=40),
+                           st.integers(1, 80), st.binary(max_size=8)).map(
+        lambda t: (t[0] * t[1] + t[2]))
+    return st.one_of(
+        st.just(b""), st.binary(min_size=1, max_size=1),
+        st.just(bytes(range(256))), runs, st.binary(max_size=max_size),
+        low_entropy, structured)

@@ -1,0 +1,119 @@
+"""The merge kernels against the plain-Python reference, and the grammar API."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from gagebpe import GageBPEError, _pairs, _repair, grammar
+from conftest import byte_strings
+from reference import bpe, count_pairs
+
+small_inputs = st.one_of(
+    byte_strings(max_size=400),
+    st.lists(st.integers(0, 3), max_size=400).map(bytes),
+    st.lists(st.tuples(st.integers(0, 2), st.integers(1, 9)), max_size=60).map(
+        lambda rs: b"".join(bytes([b]) * n for b, n in rs)),
+)
+
+
+def as_lists(merges, ids):
+    return [tuple(m) for m in merges.tolist()], ids.tolist()
+
+
+@given(small_inputs, st.integers(2, 4))
+def test_incremental_engine_matches_reference(data, min_count):
+    ids = grammar.as_ids(data)
+    merges, counts, n = _repair.repair(ids, 256, len(data), min_count)
+    assert as_lists(merges, ids[:n]) == bpe(data, min_count)
+
+
+@given(small_inputs)
+def test_full_pass_kernels_match_reference(data):
+    ids = grammar.as_ids(data)
+    merges, counts, n = _pairs.merge_frequent(ids, 256, 64, 2)
+    want_merges, want_ids = bpe(data)
+    if len(want_merges) <= 64:
+        assert as_lists(merges, ids[:n]) == (want_merges, want_ids)
+    else:
+        assert as_lists(merges, ids[:n])[0] == want_merges[:64]
+
+
+@given(small_inputs)
+def test_encode_matches_reference_and_counts(data):
+    g = grammar.encode(data)
+    assert as_lists(g.merges, g.ids) == bpe(data)
+    assert len(data) - g.counts.sum() == len(g.ids)
+
+
+def test_phases_compose_on_real_text():
+    # Long enough that the full-pass phase makes merges before the
+    # incremental engine takes over.
+    text = (b"the quick brown fox jumps over the lazy dog; " * 30
+            + bytes(range(200)) + b"aaaaaaaaaaaaaaaaaaaaaaa" * 5)
+    g = grammar.encode(text)
+    assert as_lists(g.merges, g.ids) == bpe(text)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 17, 1000])
+def test_runs(n):
+    data = b"a" * n
+    g = grammar.encode(data)
+    assert as_lists(g.merges, g.ids) == bpe(data)
+    assert grammar.decode(g.merges, g.ids) == data
+
+
+def test_dense_count_kernel_counts_non_overlapping():
+    ids = grammar.as_ids(b"aaaab")
+    counts = np.zeros(256 * 256, np.int64)
+    _pairs.count_pairs_dense(ids, len(ids), 256, counts)
+    assert counts[ord("a") * 256 + ord("a")] == 2
+    assert counts[ord("a") * 256 + ord("b")] == 1
+    assert counts.sum() == sum(count_pairs(list(b"aaaab")).values())
+
+
+def test_replace_kernel_compacts_in_place():
+    ids = grammar.as_ids(b"abxabab")
+    n = _pairs.replace_pair(ids, len(ids), ord("a"), ord("b"), 300)
+    assert ids[:n].tolist() == [300, ord("x"), 300, 300]
+
+
+@given(byte_strings(), st.integers(2, 5))
+def test_decode_inverts_encode(data, min_count):
+    g = grammar.encode(data, min_count=min_count)
+    assert grammar.decode(g.merges, g.ids) == data
+
+
+@given(byte_strings(max_size=1500), st.data())
+def test_truncate_gives_the_earlier_state(data, draw):
+    full = grammar.encode(data)
+    keep = draw.draw(st.integers(0, len(full.merges)))
+    cut = grammar.truncate(full, keep)
+    assert as_lists(cut.merges, cut.ids) == bpe_prefix(data, keep)
+    assert grammar.decode(cut.merges, cut.ids) == data
+
+
+def bpe_prefix(data, keep):
+    return as_lists(*grammar.encode(data, max_merges=keep)[:2])
+
+
+def test_encode_is_deterministic():
+    data = bytes(np.random.default_rng(7).integers(0, 4, 20000, dtype=np.uint8))
+    a, b = grammar.encode(data), grammar.encode(data)
+    assert np.array_equal(a.merges, b.merges) and np.array_equal(a.ids, b.ids)
+
+
+@pytest.mark.parametrize("merges, ids, message", [
+    ([[97, 256]], [256], "undefined symbol"),      # refers to itself
+    ([[97, 300]], [256], "undefined symbol"),      # forward reference
+    ([[-1, 97]], [256], "undefined symbol"),
+    ([[97, 98]], [257], "undefined symbol"),
+    ([[97, 98]], [-5], "undefined symbol"),
+])
+def test_decode_rejects_bad_grammar(merges, ids, message):
+    with pytest.raises(GageBPEError, match=message):
+        grammar.decode(np.array(merges), np.array(ids))
+
+
+def test_decode_rejects_a_bomb():
+    merges = [[97, 97]] + [[256 + k, 256 + k] for k in range(60)]
+    with pytest.raises(GageBPEError, match="more than"):
+        grammar.decode(np.array(merges), np.array([256 + 60]))

@@ -1,0 +1,147 @@
+"""Malformed, truncated and hostile streams raise the documented errors."""
+import struct
+import zlib
+
+import numpy as np
+import pytest
+
+import gagebpe
+from gagebpe import GageBPEError, _format
+
+SAMPLES = {
+    "empty": b"",
+    "text": b"It was the best of times, it was the worst of times. " * 12,
+    "multiblock": bytes(np.random.default_rng(3).integers(0, 6, 2500, dtype=np.uint8)),
+    "stored": bytes(np.random.default_rng(4).integers(0, 256, 300, dtype=np.uint8)),
+}
+BLOCK = {"empty": None, "text": None, "multiblock": 600, "stored": None}
+
+
+def stream(name):
+    return gagebpe.compress(SAMPLES[name], block_size=BLOCK[name])
+
+
+def outcome(blob):
+    """What decompressing ``blob`` gives: data or a documented error."""
+    try:
+        return gagebpe.decompress(blob)
+    except (GageBPEError, EOFError) as e:
+        return type(e)
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_truncation_is_detected(name):
+    blob = stream(name)
+    for cut in range(len(blob)):
+        assert outcome(blob[:cut]) in (EOFError, GageBPEError), cut
+    # and through the file reader
+    import io
+    for cut in range(0, len(blob), 7):
+        with pytest.raises((EOFError, GageBPEError)):
+            gagebpe.GageBPEFile(io.BytesIO(blob[:cut])).read()
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_single_byte_corruptions(name):
+    blob = stream(name)
+    rng = np.random.default_rng(len(blob))
+    positions = rng.integers(0, len(blob), 150)
+    for pos in positions:
+        for flip in (0x01, 0x80, int(rng.integers(1, 256))):
+            bad = bytearray(blob)
+            bad[pos] ^= flip
+            result = outcome(bytes(bad))
+            # Every byte is covered by a check, so no corruption decodes.
+            assert result in (GageBPEError, EOFError), (pos, flip)
+
+
+def test_trailing_garbage_is_an_error():
+    with pytest.raises(GageBPEError):
+        gagebpe.decompress(stream("text") + b"junk")
+
+
+def header(magic=b"GBPE", version=1, flags=0, reserved=0, max_block=1 << 20, crc=None):
+    head = struct.pack("<4sBBHI", magic, version, flags, reserved, max_block)
+    return head + struct.pack("<I", zlib.crc32(head) if crc is None else crc)
+
+
+@pytest.mark.parametrize("head, message", [
+    (header(magic=b"GZIP"), "bad magic"),
+    (header(crc=0), "header check"),
+    (header(version=2), "unsupported format version"),
+    (header(flags=1), "reserved"),
+    (header(reserved=4), "reserved"),
+    (header(max_block=0), "out of range"),
+    (header(max_block=1 << 31), "out of range"),
+])
+def test_bad_headers(head, message):
+    with pytest.raises(GageBPEError, match=message):
+        gagebpe.decompress(head + _format.trailer([]))
+
+
+def block(coding, size, payload, data_crc=0, crc=None):
+    head = struct.pack("<BIII", coding, size, len(payload), data_crc)
+    return head + struct.pack("<I", zlib.crc32(head) if crc is None else crc) + payload
+
+
+@pytest.mark.parametrize("blk, message", [
+    (block(7, 4, b"abcd"), "unsupported block coding"),
+    (block(1, 4, b"abcd", crc=1), "block header check"),
+    (block(1, 4, b"abcd", data_crc=1), "block check failed"),
+    (block(1, (1 << 20) + 1, b"abcd"), "out of range"),
+    (block(1, 3, b"abcd"), "larger than its contents"),
+    (block(1, 5, b"abcd"), "STORED block length"),
+])
+def test_bad_blocks(blk, message):
+    blob = header() + blk + _format.trailer([(len(blk), 4)])
+    with pytest.raises(GageBPEError, match=message):
+        gagebpe.decompress(blob)
+
+
+def packed(n_merges, n_ids, terminals, bits):
+    bitmap = np.zeros(256, np.uint8)
+    bitmap[list(terminals)] = 1
+    body = np.packbits(np.array(bits, np.uint8), bitorder="little").tobytes()
+    return struct.pack("<II", n_merges, n_ids) + np.packbits(bitmap, bitorder="little").tobytes() + body
+
+
+@pytest.mark.parametrize("payload, size, message", [
+    # terminals {a, b, c}, 2-bit codes: merge 0 = (3, 0) refers to itself
+    (packed(1, 1, b"abc", [1, 1, 0, 0, 1, 1]), 3, "undefined symbol"),
+    # two merges, so ids take 3 bits: id 5 is undefined
+    (packed(2, 1, b"abc", [0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1]), 5, "undefined symbol"),
+    # merge 0 = (a, b) expands to 2 bytes, the header says 3
+    (packed(1, 1, b"abc", [0, 0, 1, 0, 1, 1]), 3, "declared size"),
+    # more ids than bytes
+    (packed(0, 5, b"ab", [0] * 5), 4, "counts disagree"),
+    # a payload with bytes beyond its counts
+    (packed(0, 2, b"ab", [0, 1]) + b"\0", 2, "length disagrees"),
+    (packed(0, 2, b"ab", [0, 1])[:10], 2, "shorter than its header"),
+    (packed(0, 2, b"", [0, 1]), 2, "counts disagree"),
+])
+def test_bad_packed_payloads(payload, size, message):
+    from gagebpe import _blocks
+    with pytest.raises(GageBPEError, match=message):
+        _blocks.decode(_blocks.PACKED, payload, size)
+
+
+def test_hostile_sizes_are_rejected_before_allocating():
+    # A block claiming the largest size must still fit the stream's limit.
+    blk = block(2, 0xFFFFFFFF, b"")
+    with pytest.raises(GageBPEError, match="out of range"):
+        gagebpe.decompress(header() + blk)
+    # A trailer claiming 2**32 - 1 blocks does not make the reader wait.
+    with pytest.raises(GageBPEError):
+        _format.read_index(header() + b"\0" + struct.pack("<IQI4s", 2**32 - 1, 2**60, 0, b"EPBG"))
+
+
+def test_index_reads_from_the_end():
+    data = SAMPLES["multiblock"]
+    blob = stream("multiblock")
+    index = _format.read_index(blob)
+    assert [size for _, _, size in index] == [600, 600, 600, 600, 100]
+    offset, nbytes, size = index[2]
+    d = gagebpe.Decompressor()
+    # a block is self-contained given the stream header
+    out = d.decompress(blob[:_format.HEADER.size] + blob[offset:offset + nbytes])
+    assert out == data[1200:1800]

@@ -1,0 +1,115 @@
+"""Round trips through every API surface, on every shape of input."""
+import io
+
+import pytest
+from hypothesis import given, strategies as st
+
+import gagebpe
+from conftest import byte_strings, canterbury_files
+
+levels = st.integers(1, 9)
+block_sizes = st.one_of(st.none(), st.integers(1, 5000))
+
+
+def chunks(data, cuts):
+    """``data`` split at the sorted positions ``cuts``."""
+    bounds = [0] + sorted(c % (len(data) + 1) for c in cuts) + [len(data)]
+    return [data[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+@given(byte_strings(), levels, block_sizes)
+def test_compress_decompress(data, level, block_size):
+    blob = gagebpe.compress(data, level, block_size=block_size)
+    assert gagebpe.decompress(blob) == data
+
+
+@given(byte_strings(), block_sizes)
+def test_deterministic(data, block_size):
+    a = gagebpe.compress(data, block_size=block_size)
+    assert gagebpe.compress(data, block_size=block_size) == a
+
+
+@given(st.lists(byte_strings(max_size=500), max_size=4))
+def test_concatenated_streams(parts):
+    blob = b"".join(gagebpe.compress(p, block_size=97) for p in parts)
+    if parts:
+        assert gagebpe.decompress(blob) == b"".join(parts)
+
+
+@given(byte_strings(), st.lists(st.integers(0, 10**6), max_size=8),
+       st.integers(1, 700))
+def test_incremental_compressor(data, cuts, block_size):
+    c = gagebpe.Compressor(block_size=block_size)
+    blob = b"".join(c.compress(piece) for piece in chunks(data, cuts)) + c.flush()
+    assert blob == gagebpe.compress(data, block_size=block_size)
+
+
+@given(byte_strings(), st.lists(st.integers(0, 10**6), max_size=10),
+       st.integers(1, 500), st.sampled_from([-1, 1, 7, 300]))
+def test_incremental_decompressor(data, cuts, block_size, max_length):
+    blob = gagebpe.compress(data, block_size=block_size)
+    d = gagebpe.Decompressor()
+    out = []
+    for piece in chunks(blob, cuts):
+        out.append(d.decompress(piece, max_length))
+        if max_length >= 0:
+            assert len(out[-1]) <= max_length
+    while not d.eof:
+        assert not d.needs_input  # every input byte has been given
+        out.append(d.decompress(b"", max_length))
+    assert b"".join(out) == data
+    assert d.unused_data == b""
+    with pytest.raises(EOFError):
+        d.decompress(b"x")
+
+
+def test_unused_data_and_needs_input():
+    blob = gagebpe.compress(b"hello hello hello")
+    d = gagebpe.Decompressor()
+    assert d.decompress(blob[:10]) == b"" and d.needs_input and not d.eof
+    assert d.decompress(blob[10:] + b"extra") == b"hello hello hello"
+    assert d.eof and d.unused_data == b"extra"
+
+
+@given(byte_strings(), st.integers(1, 600), st.lists(st.integers(1, 900), max_size=6))
+def test_file_object(data, block_size, reads):
+    buf = io.BytesIO()
+    with gagebpe.GageBPEFile(buf, "wb", block_size=block_size) as f:
+        for piece in chunks(data, reads):
+            assert f.write(piece) == len(piece)
+    buf.seek(0)
+    got = []
+    with gagebpe.GageBPEFile(buf) as f:
+        for n in reads:
+            got.append(f.read(n))
+        got.append(f.read())
+    assert b"".join(got) == data
+    assert not buf.closed  # a passed-in file object stays open
+
+
+@given(st.text(max_size=500))
+def test_text_mode(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("t") / "a.gbpe"
+    with gagebpe.open(path, "wt", encoding="utf-8", newline="") as f:
+        f.write(text)
+    with gagebpe.open(path, "rt", encoding="utf-8", newline="") as f:
+        assert f.read() == text
+
+
+def test_file_append_makes_a_second_stream(tmp_path):
+    path = tmp_path / "a.gbpe"
+    with gagebpe.open(path, "wb") as f:
+        f.write(b"first ")
+    with gagebpe.open(path, "ab") as f:
+        f.write(b"second")
+    with gagebpe.open(path) as f:
+        assert f.read() == b"first second"
+    assert gagebpe.decompress(path.read_bytes()) == b"first second"
+
+
+@pytest.mark.parametrize("path", canterbury_files(), ids=lambda p: getattr(p, "name", "absent"))
+def test_canterbury_file(path):
+    data = path.read_bytes()
+    blob = gagebpe.compress(data)
+    assert len(blob) < len(data)
+    assert gagebpe.decompress(blob) == data
