@@ -1,18 +1,82 @@
-"""Fixed-width bit packing, least significant bit first."""
+"""Bit packing, least significant bit first, in byte-aligned sections.
+
+A merge table packs merge k's two symbols in ``bit_length(n_terminals + k -
+1)`` bits each, since they lie below ``n_terminals + k``; a sequence packs
+every id in one fixed width.  Section sizes are computed and checked by the
+caller; the unpackers read exactly ``ceil(bits / 8)`` bytes.
+"""
 import numpy as np
 from numba import njit
 
+from ._memory import load8
+
 
 @njit(cache=True, nogil=True)
-def pack(values, widths, out):
-    """Append ``values[i]`` in ``widths[i]`` bits each to the zeroed buffer
-    ``out``, which holds at least ``ceil(sum(widths) / 8)`` bytes."""
+def _bit_length(v):
+    n = 0
+    while v > 0:
+        v >>= 1
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def merge_table_bits(n_terminals, n_merges):
+    """Bits taken by a packed table of ``n_merges`` merges."""
+    total = 0
+    for k in range(n_merges):
+        total += 2 * _bit_length(n_terminals + k - 1)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def pack_merges(merges, n_terminals, out):
+    """Pack the (d, 2) table ``merges`` into the zeroed buffer ``out``."""
     acc = np.uint64(0)
     nbits = 0
     pos = 0
-    for i in range(values.shape[0]):
-        acc |= np.uint64(values[i]) << np.uint64(nbits)
-        nbits += widths[i]
+    for k in range(merges.shape[0]):
+        w = _bit_length(n_terminals + k - 1)
+        for side in range(2):
+            acc |= np.uint64(merges[k, side]) << np.uint64(nbits)
+            nbits += w
+            while nbits >= 8:
+                out[pos] = np.uint8(acc & np.uint64(0xFF))
+                acc >>= np.uint64(8)
+                nbits -= 8
+                pos += 1
+    if nbits > 0:
+        out[pos] = np.uint8(acc & np.uint64(0xFF))
+
+
+@njit(cache=True, nogil=True)
+def unpack_merges(buf, n_terminals, merges):
+    """Fill the (d, 2) table ``merges`` from ``buf``."""
+    acc = np.uint64(0)
+    nbits = 0
+    pos = 0
+    for k in range(merges.shape[0]):
+        w = _bit_length(n_terminals + k - 1)
+        mask = (np.uint64(1) << np.uint64(w)) - np.uint64(1)
+        for side in range(2):
+            while nbits < w:
+                acc |= np.uint64(buf[pos]) << np.uint64(nbits)
+                pos += 1
+                nbits += 8
+            merges[k, side] = np.int32(acc & mask)
+            acc >>= np.uint64(w)
+            nbits -= w
+
+
+@njit(cache=True, nogil=True)
+def pack_fixed(values, width, out):
+    """Pack ``values`` in ``width`` bits each into the zeroed buffer ``out``."""
+    acc = np.uint64(0)
+    nbits = 0
+    pos = 0
+    for v in values:
+        acc |= np.uint64(v) << np.uint64(nbits)
+        nbits += width
         while nbits >= 8:
             out[pos] = np.uint8(acc & np.uint64(0xFF))
             acc >>= np.uint64(8)
@@ -23,18 +87,37 @@ def pack(values, widths, out):
 
 
 @njit(cache=True, nogil=True)
-def unpack(buf, widths, out):
-    """Read ``len(out)`` values of ``widths[i]`` bits each from ``buf``, which
-    holds at least ``ceil(sum(widths) / 8)`` bytes."""
+def unpack_fixed(buf, width, out):
+    """Fill ``out`` with values of ``width`` (<= 32) bits each from ``buf``.
+
+    Each value is cut from an unaligned 8-byte load at its bit position, so
+    values do not wait on one another; the last few, whose load would run
+    past the buffer, take the byte-by-byte path.
+    """
+    mask = (np.uint64(1) << np.uint64(width)) - np.uint64(1)
+    n = out.shape[0]
+    i = 0
+    bitpos = np.uint64(0)
+    fast_end = np.uint64(max(0, buf.shape[0] - 8)) * np.uint64(8)
+    w = np.uint64(width)
+    while i < n and bitpos < fast_end:
+        word = load8(buf, bitpos >> np.uint64(3))
+        out[i] = np.int32((word >> (bitpos & np.uint64(7))) & mask)
+        bitpos += w
+        i += 1
+    byte = bitpos >> np.uint64(3)
     acc = np.uint64(0)
     nbits = 0
-    pos = 0
-    for i in range(out.shape[0]):
-        w = widths[i]
-        while nbits < w:
-            acc |= np.uint64(buf[pos]) << np.uint64(nbits)
-            pos += 1
+    if i < n and bitpos & np.uint64(7):
+        acc = np.uint64(buf[byte]) >> (bitpos & np.uint64(7))
+        nbits = 8 - int(bitpos & np.uint64(7))
+        byte += np.uint64(1)
+    while i < n:
+        while nbits < width:
+            acc |= np.uint64(buf[byte]) << np.uint64(nbits)
+            byte += np.uint64(1)
             nbits += 8
-        out[i] = np.int32(acc & ((np.uint64(1) << np.uint64(w)) - np.uint64(1)))
-        acc >>= np.uint64(w)
-        nbits -= w
+        out[i] = np.int32(acc & mask)
+        acc >>= w
+        nbits -= width
+        i += 1

@@ -22,14 +22,6 @@ def bit_length(values):
     return np.frexp(np.asarray(values, np.float64))[1].astype(np.int64)
 
 
-def _widths(n_terminals, n_merges):
-    """Bits per value: merge k's two symbols lie below ``n_terminals + k``,
-    the sequence's below ``n_terminals + n_merges``."""
-    merge_widths = np.repeat(bit_length(n_terminals + np.arange(n_merges) - 1), 2)
-    id_width = int(bit_length(n_terminals + n_merges - 1))
-    return merge_widths, id_width
-
-
 def best_prefix(n, n_terminals, counts):
     """How many of the grammar's merges to keep so the PACKED payload is
     smallest: merge k pays while the symbols it removes outweigh its table
@@ -42,27 +34,37 @@ def best_prefix(n, n_terminals, counts):
     return int(np.argmin(total))
 
 
+def _section_sizes(n_terminals, n_merges, n_ids):
+    """Bytes of the merge-table and sequence sections, and the id width."""
+    id_width = int(n_terminals + n_merges - 1).bit_length()
+    table_bits = int(_bits.merge_table_bits(n_terminals, n_merges))
+    return (table_bits + 7) // 8, (n_ids * id_width + 7) // 8, id_width
+
+
 def encode_packed(data, min_count=2):
     """PACKED payload of ``data`` (bytes), or None if it would not shrink."""
     present = np.bincount(np.frombuffer(data, np.uint8), minlength=256) > 0
     n_terminals = int(present.sum())
     g = grammar.encode(data, min_count=min_count)
     g = grammar.truncate(g, best_prefix(len(data), n_terminals, g.counts))
+    n_merges, n_ids = len(g.merges), len(g.ids)
+    table_bytes, ids_bytes, id_width = _section_sizes(n_terminals, n_merges, n_ids)
+    if _PACKED_HEAD.size + table_bytes + ids_bytes >= len(data):
+        return None
     # Number the symbols compactly: present bytes in order, then the merges.
-    n_merges = len(g.merges)
     compact = np.concatenate([np.cumsum(present) - 1,
                               n_terminals + np.arange(n_merges)]).astype(np.int32)
-    merge_widths, id_width = _widths(n_terminals, n_merges)
-    values = np.concatenate([compact[g.merges].ravel(), compact[g.ids]])
-    widths = np.concatenate([merge_widths,
-                             np.full(len(g.ids), id_width)]).astype(np.uint8)
-    nbytes = (int(widths.sum(dtype=np.int64)) + 7) // 8
-    if _PACKED_HEAD.size + nbytes >= len(data):
-        return None
-    body = np.zeros(nbytes, np.uint8)
-    _bits.pack(values, widths, body)
-    head = _PACKED_HEAD.pack(n_merges, len(g.ids), np.packbits(present, bitorder="little").tobytes())
-    return head + body.tobytes()
+    table = np.zeros(table_bytes, np.uint8)
+    _bits.pack_merges(compact[g.merges], n_terminals, table)
+    ids = np.zeros(ids_bytes, np.uint8)
+    _bits.pack_fixed(compact[g.ids], id_width, ids)
+    bitmap = np.packbits(present, bitorder="little").tobytes()
+    return _PACKED_HEAD.pack(n_merges, n_ids, bitmap) + table.tobytes() + ids.tobytes()
+
+
+def _check_padding(section, nbits):
+    if nbits % 8 and section[-1] >> (nbits % 8):
+        raise GageBPEError("PACKED block padding bits are not zero")
 
 
 def decode_packed(payload, size):
@@ -75,21 +77,19 @@ def decode_packed(payload, size):
     ).astype(np.uint8)
     n_terminals = len(terminals)
     # Every id expands to at least one byte and every merge removes one id.
-    if n_ids > size or n_merges >= size or (n_terminals == 0 and size > 0):
+    if n_ids > size or n_merges >= size or n_terminals == 0:
         raise GageBPEError("PACKED block counts disagree with its size")
-    merge_widths, id_width = _widths(n_terminals, n_merges)
-    nbits = int(merge_widths.sum()) + n_ids * id_width
-    if len(payload) != _PACKED_HEAD.size + (nbits + 7) // 8:
+    table_bytes, ids_bytes, id_width = _section_sizes(n_terminals, n_merges, n_ids)
+    if len(payload) != _PACKED_HEAD.size + table_bytes + ids_bytes:
         raise GageBPEError("PACKED block length disagrees with its counts")
-    if nbits % 8 and payload[-1] >> (nbits % 8):
-        raise GageBPEError("PACKED block padding bits are not zero")
-    widths = np.concatenate([merge_widths, np.full(n_ids, id_width)]).astype(np.uint8)
-    values = np.empty(len(widths), np.int32)
-    _bits.unpack(np.frombuffer(payload, np.uint8, offset=_PACKED_HEAD.size),
-                 widths, values)
-    merges = values[:2 * n_merges].reshape(-1, 2)
-    ids = values[2 * n_merges:]
-    grammar.check(merges, ids, n_terminals)
+    body = np.frombuffer(payload, np.uint8, offset=_PACKED_HEAD.size)
+    table, ids_section = body[:table_bytes], body[table_bytes:]
+    _check_padding(table, int(_bits.merge_table_bits(n_terminals, n_merges)))
+    _check_padding(ids_section, n_ids * id_width)
+    merges = np.empty((n_merges, 2), np.int32)
+    _bits.unpack_merges(table, n_terminals, merges)
+    ids = np.empty(n_ids, np.int32)
+    _bits.unpack_fixed(ids_section, id_width, ids)
     return grammar.expand(merges, ids, n_terminals, terminals, size).tobytes()
 
 

@@ -9,6 +9,8 @@ kernels trust exactly that.
 import numpy as np
 from numba import njit
 
+from ._memory import load8, store8
+
 
 @njit(cache=True, nogil=True)
 def symbol_lengths(merges, n_terminals, cap):
@@ -40,51 +42,66 @@ COPY_WIDTH = 16
 
 
 @njit(cache=True, nogil=True)
-def expand(merges, ids, n_terminals, terminals, lengths, out):
-    """Write the expansion of ``ids`` into ``out``, which must hold their
-    total length plus ``COPY_WIDTH`` bytes of padding; return that length.
+def expand(merges, ids, n_terminals, terminals, lengths, out, size):
+    """Write the expansion of ``ids`` into ``out``, which holds ``size`` bytes
+    plus ``COPY_WIDTH`` of padding.  Return the length written, or -1, having
+    written nothing past ``size``, if an id is undefined or the expansion
+    would not fit.  ``lengths`` are ``symbol_lengths(merges, ..., size)``.
 
     Every distinct symbol of ``ids`` is expanded once into a phrase table;
     the output is then one short copy per id, from a table far smaller than
-    the output.  (Indices are unsigned so that Numba emits no wraparound
-    checks, which would stop LLVM from widening the copies.)
+    the output, made 16 bytes at a time.  (Indices are unsigned so that
+    Numba emits no wraparound checks.)
     """
     n_symbols = n_terminals + merges.shape[0]
     used = np.zeros(n_symbols, np.bool_)
     for s in ids:
+        if s < 0 or s >= n_symbols:
+            return -1
         used[s] = True
-    phrases = np.zeros((n_symbols, 2), np.uint64)  # (offset, length)
-    size = np.uint64(0)
+    offsets = np.zeros(n_symbols, np.uint64)
+    table_size = np.uint64(0)
     for s in range(n_symbols):
         if used[s]:
-            phrases[s, 0] = size
-            phrases[s, 1] = lengths[s]
-            size += np.uint64(lengths[s])
-    table = np.empty(size + np.uint64(COPY_WIDTH), np.uint8)
+            offsets[s] = table_size
+            table_size += np.uint64(lengths[s])
+            # Each used symbol occurs in the output, so a valid table is
+            # no larger than the output: refuse before allocating it.
+            if table_size > np.uint64(size):
+                return -1
+    table = np.empty(table_size + np.uint64(COPY_WIDTH), np.uint8)
     stack = np.empty(merges.shape[0] + 2, np.int32)
     for s in range(n_symbols):
         if used[s]:
-            _write_phrase(merges, n_terminals, terminals, used, phrases,
-                          stack, s, table)
+            _write_phrase(merges, n_terminals, terminals, used, offsets,
+                          lengths, stack, s, table)
     pos = np.uint64(0)
-    for s in ids:
-        src = phrases[np.uint64(s), 0]
-        n = phrases[np.uint64(s), 1]
-        t = np.uint64(0)
+    end = np.uint64(size)
+    eight = np.uint64(8)
+    for i in range(ids.shape[0]):
+        s = np.uint64(ids[i])
+        src = offsets[s]
+        n = np.uint64(lengths[s])
+        if pos + n > end:
+            return -1
+        # Most phrases are short: one unconditional 16-byte copy.
+        store8(out, pos, load8(table, src))
+        store8(out, pos + eight, load8(table, src + eight))
+        t = np.uint64(COPY_WIDTH)
         while t < n:
-            for u in range(COPY_WIDTH):
-                out[pos + t + np.uint64(u)] = table[src + t + np.uint64(u)]
+            store8(out, pos + t, load8(table, src + t))
+            store8(out, pos + t + eight, load8(table, src + t + eight))
             t += np.uint64(COPY_WIDTH)
         pos += n
-    return pos
+    return np.int64(pos)
 
 
 @njit(cache=True, nogil=True)
-def _write_phrase(merges, n_terminals, terminals, used, phrases, stack, s0,
-                  table):
+def _write_phrase(merges, n_terminals, terminals, used, offsets, lengths,
+                  stack, s0, table):
     """Expand symbol ``s0`` into its slot of the phrase table, copying the
     phrases of smaller used symbols, which are already written."""
-    pos = phrases[s0, 0]
+    pos = offsets[s0]
     stack[0] = s0
     top = 1
     while top > 0:
@@ -94,10 +111,10 @@ def _write_phrase(merges, n_terminals, terminals, used, phrases, stack, s0,
             table[pos] = terminals[s]
             pos += np.uint64(1)
         elif s != s0 and used[s]:
-            src = phrases[s, 0]
-            for t in range(phrases[s, 1]):
+            src = offsets[s]
+            for t in range(lengths[s]):
                 table[pos + np.uint64(t)] = table[src + np.uint64(t)]
-            pos += phrases[s, 1]
+            pos += np.uint64(lengths[s])
         else:
             k = s - n_terminals
             stack[top] = merges[k, 1]

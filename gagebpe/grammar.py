@@ -72,24 +72,28 @@ def truncate(grammar, keep, n_terminals=N_BYTES):
     return Grammar(grammar.merges[:keep], ids, grammar.counts[:keep])
 
 
-def check(merges, ids, n_terminals):
-    """Raise ``GageBPEError`` unless every merge refers to earlier symbols and
-    every id to a defined one: what the expansion kernels trust."""
+def check_merges(merges, n_terminals):
+    """Raise ``GageBPEError`` unless every merge refers to earlier symbols:
+    what the expansion kernels trust (they check the ids themselves)."""
     if len(merges):
         limits = n_terminals + np.arange(len(merges))
         if merges.min() < 0 or (merges.max(axis=1) >= limits).any():
             raise GageBPEError("merge table refers to an undefined symbol")
-    if len(ids) and (ids.min() < 0 or ids.max() >= n_terminals + len(merges)):
-        raise GageBPEError("sequence refers to an undefined symbol")
 
 
 def expand(merges, ids, n_terminals, terminals, size):
-    """Expand a checked grammar that must produce exactly ``size`` bytes."""
+    """Expand a grammar that must produce exactly ``size`` bytes; the result
+    is a uint8 array."""
+    check_merges(merges, n_terminals)
     lengths = _expand.symbol_lengths(merges, n_terminals, size)
-    if _expand.total_length(lengths, ids, size) != size:
-        raise GageBPEError("grammar does not expand to the declared size")
     out = np.empty(size + _expand.COPY_WIDTH, np.uint8)
-    _expand.expand(merges, ids, n_terminals, terminals, lengths, out)
+    written = _expand.expand(merges, ids, n_terminals, terminals, lengths,
+                             out, size)
+    if written < 0:
+        raise GageBPEError("sequence refers to an undefined symbol or "
+                           "expands past the declared size")
+    if written != size:
+        raise GageBPEError("grammar does not expand to the declared size")
     return out[:size]
 
 
@@ -97,12 +101,12 @@ def decode(merges, ids):
     """Bytes of the grammar ``(merges, ids)`` over the byte alphabet."""
     merges = np.ascontiguousarray(merges, np.int32).reshape(-1, 2)
     ids = np.ascontiguousarray(ids, np.int32)
-    check(merges, ids, N_BYTES)
+    check_merges(merges, N_BYTES)
+    if len(ids) and (ids.min() < 0 or ids.max() >= N_BYTES + len(merges)):
+        raise GageBPEError("sequence refers to an undefined symbol")
     lengths = _expand.symbol_lengths(merges, N_BYTES, MAX_DECODE)
     size = _expand.total_length(lengths, ids, MAX_DECODE)
     if size > MAX_DECODE:
         raise GageBPEError(f"grammar expands to more than {MAX_DECODE} bytes")
-    out = np.empty(size + _expand.COPY_WIDTH, np.uint8)
-    _expand.expand(merges, ids, N_BYTES, np.arange(N_BYTES, dtype=np.uint8),
-                   lengths, out)
-    return out[:size].tobytes()
+    terminals = np.arange(N_BYTES, dtype=np.uint8)
+    return expand(merges, ids, N_BYTES, terminals, size).tobytes()

@@ -98,26 +98,31 @@ def test_bad_blocks(blk, message):
         gagebpe.decompress(blob)
 
 
-def packed(n_merges, n_ids, terminals, bits):
+def packed(n_merges, n_ids, terminals, table_bits, id_bits):
     bitmap = np.zeros(256, np.uint8)
     bitmap[list(terminals)] = 1
-    body = np.packbits(np.array(bits, np.uint8), bitorder="little").tobytes()
-    return struct.pack("<II", n_merges, n_ids) + np.packbits(bitmap, bitorder="little").tobytes() + body
+    sections = [np.packbits(np.array(bits, np.uint8), bitorder="little").tobytes()
+                for bits in (table_bits, id_bits)]
+    return (struct.pack("<II", n_merges, n_ids)
+            + np.packbits(bitmap, bitorder="little").tobytes() + b"".join(sections))
 
 
 @pytest.mark.parametrize("payload, size, message", [
     # terminals {a, b, c}, 2-bit codes: merge 0 = (3, 0) refers to itself
-    (packed(1, 1, b"abc", [1, 1, 0, 0, 1, 1]), 3, "undefined symbol"),
+    (packed(1, 1, b"abc", [1, 1, 0, 0], [1, 1]), 3, "undefined symbol"),
     # two merges, so ids take 3 bits: id 5 is undefined
-    (packed(2, 1, b"abc", [0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1]), 5, "undefined symbol"),
+    (packed(2, 1, b"abc", [0, 0, 1, 0, 0, 0, 1, 0], [1, 0, 1]), 5, "undefined symbol"),
     # merge 0 = (a, b) expands to 2 bytes, the header says 3
-    (packed(1, 1, b"abc", [0, 0, 1, 0, 1, 1]), 3, "declared size"),
+    (packed(1, 1, b"abc", [0, 0, 1, 0], [1, 1]), 3, "declared size"),
+    # an expansion longer than the header says
+    (packed(1, 2, b"abc", [0, 0, 1, 0], [1, 1, 1, 1]), 3, "past the declared size"),
     # more ids than bytes
-    (packed(0, 5, b"ab", [0] * 5), 4, "counts disagree"),
-    # a payload with bytes beyond its counts
-    (packed(0, 2, b"ab", [0, 1]) + b"\0", 2, "length disagrees"),
-    (packed(0, 2, b"ab", [0, 1])[:10], 2, "shorter than its header"),
-    (packed(0, 2, b"", [0, 1]), 2, "counts disagree"),
+    (packed(0, 5, b"ab", [], [0] * 5), 4, "counts disagree"),
+    # bytes beyond what the counts need
+    (packed(0, 2, b"ab", [], [0, 1]) + b"\0", 2, "length disagrees"),
+    (packed(0, 2, b"ab", [], [0, 1])[:10], 2, "shorter than its header"),
+    (packed(0, 2, b"", [], [0, 1]), 2, "counts disagree"),
+    (packed(0, 2, b"ab", [], [0, 1, 0, 0, 0, 0, 0, 1]), 2, "padding"),
 ])
 def test_bad_packed_payloads(payload, size, message):
     from gagebpe import _blocks
