@@ -121,3 +121,43 @@ def unpack_fixed(buf, width, out):
         acc >>= w
         nbits -= width
         i += 1
+
+
+@njit(cache=True, nogil=True)
+def unpack_bytes(buf, width, terminals, out):
+    """Decode a sequence of terminals in one pass: ``out[i]`` is
+    ``terminals[v_i]`` for the ``len(out)`` values of ``width`` (<= 8) bits
+    in ``buf``.  Returns False if a value is not below ``len(terminals)``."""
+    if width == 0:  # a single terminal
+        out[:] = terminals[0]
+        return True
+    lookup = np.zeros(1 << width, np.uint8)
+    valid = np.zeros(1 << width, np.uint8)
+    lookup[:terminals.shape[0]] = terminals
+    valid[:terminals.shape[0]] = 1
+    mask = np.uint64((1 << width) - 1)
+    w = np.uint64(width)
+    n = out.shape[0]
+    # Whole 8-byte loads while they stay inside buf, then the tail.
+    n_fast = 0
+    if buf.shape[0] >= 8:
+        n_fast = min(n, ((buf.shape[0] - 8) * 8) // width + 1)
+    ok = np.uint8(1)
+    bitpos = np.uint64(0)
+    for i in range(n_fast):
+        v = (load8(buf, bitpos >> np.uint64(3)) >> (bitpos & np.uint64(7))) & mask
+        ok &= valid[v]
+        out[i] = lookup[v]
+        bitpos += w
+    if n_fast < n:
+        byte = n_fast * width // 8
+        skip = n_fast * width % 8
+        rest = np.zeros(buf.shape[0] - byte + 8, np.uint8)
+        rest[:buf.shape[0] - byte] = buf[byte:]
+        bitpos = np.uint64(skip)
+        for i in range(n - n_fast):
+            v = (load8(rest, bitpos >> np.uint64(3)) >> (bitpos & np.uint64(7))) & mask
+            ok &= valid[v]
+            out[n_fast + i] = lookup[v]
+            bitpos += w
+    return ok == 1

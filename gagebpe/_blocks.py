@@ -86,6 +86,13 @@ def decode_packed(payload, size):
     table, ids_section = body[:table_bytes], body[table_bytes:]
     _check_padding(table, int(_bits.merge_table_bits(n_terminals, n_merges)))
     _check_padding(ids_section, n_ids * id_width)
+    if n_merges == 0:  # terminals only: decode them in one pass
+        if n_ids != size:
+            raise GageBPEError("grammar does not expand to the declared size")
+        out = np.empty(size, np.uint8)
+        if not _bits.unpack_bytes(ids_section, id_width, terminals, out):
+            raise GageBPEError("sequence refers to an undefined symbol")
+        return out.tobytes()
     merges = np.empty((n_merges, 2), np.int32)
     _bits.unpack_merges(table, n_terminals, merges)
     ids = np.empty(n_ids, np.int32)

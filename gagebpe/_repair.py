@@ -98,10 +98,11 @@ def _reserve(keys, vals, recs, nrec, extra):
 # -- occurrence lists ---------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def _link(recs, onx, opv, r, i):
+def _link(recs, onx, opv, orec, r, i):
     head = recs[r, HEAD]
     onx[i] = head
     opv[i] = -1
+    orec[i] = r
     if head != -1:
         opv[head] = i
     recs[r, HEAD] = i
@@ -184,7 +185,7 @@ def _pop(heap, size, recs):
 # -- the engine -------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def _reparse_run(ids, nxt, recs, onx, opv, keys, vals, start):
+def _reparse_run(ids, nxt, recs, onx, opv, orec, keys, vals, start):
     """Re-link the (x, x) occurrences of the run of x beginning at ``start``
     so that they start at its first, third, ... symbol."""
     x = ids[start]
@@ -199,7 +200,7 @@ def _reparse_run(ids, nxt, recs, onx, opv, keys, vals, start):
             r = _lookup(keys, vals, x, x)
         linked = opv[i] != UNLINKED
         if want and not linked:
-            _link(recs, onx, opv, r, i)
+            _link(recs, onx, opv, orec, r, i)
         elif linked and not want:
             _unlink(recs, onx, opv, r, i)
         want = not want
@@ -207,8 +208,29 @@ def _reparse_run(ids, nxt, recs, onx, opv, keys, vals, start):
 
 
 @njit(cache=True, nogil=True)
-def _replace_occurrence(ids, nxt, prv, recs, onx, opv, keys, vals, nrec,
-                        r, i, new_id, touched, ntouched, stamp):
+def _new_pair(keys, vals, recs, nrec, cache, side, other, new_id, stamp,
+              touched, ntouched):
+    """Record of the pair of ``new_id`` and ``other`` (``side`` 0: new_id on
+    the right, 1: on the left), through a per-merge cache indexed by
+    ``other`` that saves most hash-table probes."""
+    if cache[other, side + 2] == stamp:
+        return cache[other, side], ntouched
+    if side == 0:
+        r = _find_or_add(keys, vals, recs, nrec, other, new_id)
+    else:
+        r = _find_or_add(keys, vals, recs, nrec, new_id, other)
+    cache[other, side] = r
+    cache[other, side + 2] = stamp
+    if recs[r, STAMP] == stamp:  # (new_id, new_id), met from both sides
+        return r, ntouched
+    recs[r, STAMP] = stamp
+    touched[ntouched] = r
+    return r, ntouched + 1
+
+
+@njit(cache=True, nogil=True)
+def _replace_occurrence(ids, nxt, prv, recs, onx, opv, orec, keys, vals, nrec,
+                        cache, r, i, new_id, touched, ntouched, stamp):
     """Replace the occurrence of pair ``r`` starting at position ``i``."""
     a = recs[r, A]
     b = recs[r, B]
@@ -216,17 +238,17 @@ def _replace_occurrence(ids, nxt, prv, recs, onx, opv, keys, vals, nrec,
     p = prv[i]
     q = nxt[j]
     if p != -1 and opv[p] != UNLINKED:
-        _unlink(recs, onx, opv, _lookup(keys, vals, ids[p], a), p)
+        _unlink(recs, onx, opv, orec[p], p)
     _unlink(recs, onx, opv, r, i)
     if q != -1 and opv[j] != UNLINKED:
-        _unlink(recs, onx, opv, _lookup(keys, vals, b, ids[q]), j)
+        _unlink(recs, onx, opv, orec[j], j)
     ids[i] = new_id
     ids[j] = -1
     nxt[i] = q
     if q != -1:
         prv[q] = i
         if a != b and ids[q] == b:
-            _reparse_run(ids, nxt, recs, onx, opv, keys, vals, q)
+            _reparse_run(ids, nxt, recs, onx, opv, orec, keys, vals, q)
     if p != -1:
         # A new run of new_id grows rightwards; p is covered if the pair
         # before it is a counted (new_id, new_id).
@@ -234,19 +256,13 @@ def _replace_occurrence(ids, nxt, prv, recs, onx, opv, keys, vals, nrec,
         covered = (ids[p] == new_id and pp != -1 and ids[pp] == new_id
                    and opv[pp] != UNLINKED)
         if not covered:
-            r2 = _find_or_add(keys, vals, recs, nrec, ids[p], new_id)
-            _link(recs, onx, opv, r2, p)
-            if recs[r2, STAMP] != stamp:
-                recs[r2, STAMP] = stamp
-                touched[ntouched] = r2
-                ntouched += 1
+            r2, ntouched = _new_pair(keys, vals, recs, nrec, cache, 0, ids[p],
+                                     new_id, stamp, touched, ntouched)
+            _link(recs, onx, opv, orec, r2, p)
     if q != -1:
-        r2 = _find_or_add(keys, vals, recs, nrec, new_id, ids[q])
-        _link(recs, onx, opv, r2, i)
-        if recs[r2, STAMP] != stamp:
-            recs[r2, STAMP] = stamp
-            touched[ntouched] = r2
-            ntouched += 1
+        r2, ntouched = _new_pair(keys, vals, recs, nrec, cache, 1, ids[q],
+                                 new_id, stamp, touched, ntouched)
+        _link(recs, onx, opv, orec, r2, i)
     return ntouched
 
 
@@ -271,12 +287,14 @@ def repair(ids, first_id, max_merges, min_count):
     prv = np.arange(-1, n - 1).astype(np.int32)
     onx = np.empty(n, np.int32)
     opv = np.full(n, UNLINKED, np.int32)
-    keys = np.full(1024, EMPTY, np.int64)
-    vals = np.full(1024, EMPTY, np.int32)
-    recs = np.empty((256, 5), np.int32)
-    nrec = np.zeros(1, np.int64)
+    orec = np.empty(n, np.int32)
 
-    # Count every pair, linking the non-overlapping occurrences.
+    # Count every pair, linking the non-overlapping occurrences; the
+    # starting alphabet is small, so records are found by dense pair code.
+    alphabet = first_id
+    code_rec = np.full(alphabet * alphabet, -1, np.int32)
+    recs = np.empty((min(n, alphabet * alphabet) + 1, 5), np.int32)
+    nrec = np.zeros(1, np.int64)
     prev_was_self_pair = False
     for i in range(n - 1):
         a = ids[i]
@@ -284,10 +302,26 @@ def repair(ids, first_id, max_merges, min_count):
         if a == b and prev_was_self_pair:
             prev_was_self_pair = False
             continue
-        keys, vals, recs = _reserve(keys, vals, recs, nrec[0], 1)
-        r = _find_or_add(keys, vals, recs, nrec, a, b)
-        _link(recs, onx, opv, r, i)
+        code = a * alphabet + b
+        r = code_rec[code]
+        if r == -1:
+            r = nrec[0]
+            nrec[0] += 1
+            code_rec[code] = r
+            recs[r, A] = a
+            recs[r, B] = b
+            recs[r, COUNT] = 0
+            recs[r, HEAD] = -1
+            recs[r, STAMP] = -1
+        _link(recs, onx, opv, orec, r, i)
         prev_was_self_pair = a == b
+    keys = np.full(16, EMPTY, np.int64)
+    vals = np.full(16, EMPTY, np.int32)
+    keys, vals, recs = _reserve(keys, vals, recs, 0, nrec[0])
+    for r in range(nrec[0]):
+        h = _slot(keys, (np.int64(recs[r, A]) << 31) | recs[r, B])
+        keys[h] = (np.int64(recs[r, A]) << 31) | recs[r, B]
+        vals[h] = r
 
     heap = np.empty((1024, 2), np.int32)
     size = 0
@@ -298,6 +332,9 @@ def repair(ids, first_id, max_merges, min_count):
 
     occurrences = np.empty(n // 2 + 1, np.int32)
     touched = np.empty(n + 1, np.int32)
+    # per symbol: records of (symbol, new) and (new, symbol), and the merge
+    # that made them
+    cache = np.full((first_id + merges.shape[0], 4), -1, np.int32)
     k = 0
     while size > 0 and k < merges.shape[0]:
         _pop(heap, size, recs)
@@ -325,8 +362,8 @@ def repair(ids, first_id, max_merges, min_count):
         keys, vals, recs = _reserve(keys, vals, recs, nrec[0], 2 * m)
         ntouched = 0
         for t in range(m):
-            ntouched = _replace_occurrence(ids, nxt, prv, recs, onx, opv,
-                                           keys, vals, nrec, r, occ[t],
+            ntouched = _replace_occurrence(ids, nxt, prv, recs, onx, opv, orec,
+                                           keys, vals, nrec, cache, r, occ[t],
                                            new_id, touched, ntouched, k)
         for t in range(ntouched):
             r2 = touched[t]

@@ -31,3 +31,21 @@ def test_merge_table_round_trip(n_terminals, n_merges, seed):
     _bits.unpack_merges(buf, n_terminals, out)
     assert np.array_equal(out, merges)
     assert nbits == sum(2 * int(n_terminals + k - 1).bit_length() for k in range(n_merges))
+
+
+@given(st.integers(1, 256), st.integers(0, 300), st.integers(0, 2**32))
+def test_unpack_bytes_maps_terminals(n_terminals, n, seed):
+    rng = np.random.default_rng(seed)
+    terminals = np.sort(rng.choice(256, n_terminals, replace=False)).astype(np.uint8)
+    width = int(n_terminals - 1).bit_length()
+    values = rng.integers(0, n_terminals, n).astype(np.int32)
+    buf = np.zeros((n * width + 7) // 8, np.uint8)
+    _bits.pack_fixed(values, width, buf)
+    out = np.empty(n, np.uint8)
+    assert _bits.unpack_bytes(buf, width, terminals, out)
+    assert np.array_equal(out, terminals[values])
+    if n and n_terminals < (1 << width):  # a value past the terminals
+        values[rng.integers(0, n)] = n_terminals
+        buf[:] = 0
+        _bits.pack_fixed(values, width, buf)
+        assert not _bits.unpack_bytes(buf, width, terminals, out)
