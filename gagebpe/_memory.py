@@ -30,3 +30,22 @@ def store8(typingctx, array, index, value):
         builder.store(args[2], address, align=1)
         return context.get_dummy_value()
     return types.void(array, index, value), codegen
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Hint that the row ``array[index]`` will be written soon, so that
+    irregular strides through a large array do not wait on memory."""
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        stride = builder.extract_value(ary.strides, 0)
+        offset = builder.mul(builder.sext(args[1], stride.type), stride)
+        data = builder.bitcast(ary.data, ir.IntType(8).as_pointer())
+        address = builder.gep(data, [offset])
+        fn = builder.module.declare_intrinsic(
+            "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [
+                ir.IntType(8).as_pointer(), ir.IntType(32), ir.IntType(32), ir.IntType(32)]))
+        builder.call(fn, [address, ir.Constant(ir.IntType(32), 1),
+                          ir.Constant(ir.IntType(32), 3), ir.Constant(ir.IntType(32), 1)])
+        return context.get_dummy_value()
+    return types.void(array, index), codegen

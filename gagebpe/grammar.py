@@ -25,7 +25,7 @@ from ._errors import GageBPEError
 N_BYTES = 256
 # A merge runs as a full pass while its pair covers at least 1/PASS_SHARE of
 # the buffer: then a pass costs no more than maintaining occurrence lists.
-PASS_SHARE = 64
+PASS_SHARE = 128
 MAX_PASS_MERGES = 256
 MAX_DECODE = 1 << 40
 
