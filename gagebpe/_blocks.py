@@ -1,20 +1,30 @@
 """Block codings: one block of bytes <-> (coding, payload).
 
 STORED keeps the bytes as they are.  PACKED keeps a BPE grammar with every
-symbol in a fixed number of bits (see docs/FORMAT.md, "PACKED").  New codings
-get new numbers; a decoder refuses a number it does not know.
+symbol in a fixed number of bits; HUFFMAN codes the grammar's sequence with
+a canonical Huffman code over its whole alphabet (docs/FORMAT.md).  New
+codings get new numbers; a decoder refuses a number it does not know.
 """
 import struct
 
 import numpy as np
 
-from . import _bits, grammar
+from . import _bits, _entropy, _huffman, grammar
 from ._errors import GageBPEError
 
 STORED = 1
 PACKED = 2
+HUFFMAN = 3
+CODINGS = (STORED, PACKED, HUFFMAN)
 
 _PACKED_HEAD = struct.Struct("<II32s")  # merges, ids, terminal bitmap
+# merges, ids, bytes of the code-length section, terminal bitmap
+_HUFFMAN_HEAD = struct.Struct("<III32s")
+# The code-length table's own code: lengths 0..MAX_LENGTH, each described
+# by a 4-bit length.
+_LENGTH_SYMBOLS = _huffman.MAX_LENGTH + 1
+_LENGTH_CODE_BYTES = (4 * _LENGTH_SYMBOLS + 7) // 8
+_LENGTH_CODE_MAX = 15
 
 
 def bit_length(values):
@@ -41,25 +51,35 @@ def _section_sizes(n_terminals, n_merges, n_ids):
     return (table_bits + 7) // 8, (n_ids * id_width + 7) // 8, id_width
 
 
-def encode_packed(data, min_count=2):
-    """PACKED payload of ``data`` (bytes), or None if it would not shrink."""
-    present = np.bincount(np.frombuffer(data, np.uint8), minlength=256) > 0
+def _compact(present, g):
+    """The grammar's merges and ids renumbered compactly: the bytes present,
+    in order, then the merges."""
     n_terminals = int(present.sum())
-    g = grammar.encode(data, min_count=min_count)
-    g = grammar.truncate(g, best_prefix(len(data), n_terminals, g.counts))
-    n_merges, n_ids = len(g.merges), len(g.ids)
-    table_bytes, ids_bytes, id_width = _section_sizes(n_terminals, n_merges, n_ids)
-    if _PACKED_HEAD.size + table_bytes + ids_bytes >= len(data):
-        return None
-    # Number the symbols compactly: present bytes in order, then the merges.
     compact = np.concatenate([np.cumsum(present) - 1,
-                              n_terminals + np.arange(n_merges)]).astype(np.int32)
-    table = np.zeros(table_bytes, np.uint8)
-    _bits.pack_merges(compact[g.merges], n_terminals, table)
-    ids = np.zeros(ids_bytes, np.uint8)
-    _bits.pack_fixed(compact[g.ids], id_width, ids)
+                              n_terminals + np.arange(len(g.merges))]).astype(np.int32)
+    return compact[g.merges], compact[g.ids]
+
+
+def _merge_table(merges, n_terminals):
+    table = np.zeros((_bits.merge_table_bits(n_terminals, len(merges)) + 7) // 8, np.uint8)
+    _bits.pack_merges(merges, n_terminals, table)
+    return table.tobytes()
+
+
+def encode_packed(g, hist):
+    """PACKED payload of the block with byte histogram ``hist`` and grammar
+    ``g``, keeping the prefix of merges that makes it smallest."""
+    present = hist > 0
+    n_terminals = int(present.sum())
+    g = grammar.truncate(g, best_prefix(int(hist.sum()), n_terminals, g.counts))
+    n_merges, n_ids = len(g.merges), len(g.ids)
+    _, ids_bytes, id_width = _section_sizes(n_terminals, n_merges, n_ids)
+    merges, ids = _compact(present, g)
+    packed_ids = np.zeros(ids_bytes, np.uint8)
+    _bits.pack_fixed(ids, id_width, packed_ids)
     bitmap = np.packbits(present, bitorder="little").tobytes()
-    return _PACKED_HEAD.pack(n_merges, n_ids, bitmap) + table.tobytes() + ids.tobytes()
+    return (_PACKED_HEAD.pack(n_merges, n_ids, bitmap)
+            + _merge_table(merges, n_terminals) + packed_ids.tobytes())
 
 
 def _check_padding(section, nbits):
@@ -72,9 +92,7 @@ def decode_packed(payload, size):
     if len(payload) < _PACKED_HEAD.size:
         raise GageBPEError("PACKED block shorter than its header")
     n_merges, n_ids, bitmap = _PACKED_HEAD.unpack_from(payload)
-    terminals = np.flatnonzero(
-        np.unpackbits(np.frombuffer(bitmap, np.uint8), bitorder="little")
-    ).astype(np.uint8)
+    terminals = _terminals(bitmap)
     n_terminals = len(terminals)
     # Every id expands to at least one byte and every merge removes one id.
     if n_ids > size or n_merges >= size or n_terminals == 0:
@@ -93,19 +111,115 @@ def decode_packed(payload, size):
         if not _bits.unpack_bytes(ids_section, id_width, terminals, out):
             raise GageBPEError("sequence refers to an undefined symbol")
         return out.tobytes()
-    merges = np.empty((n_merges, 2), np.int32)
-    _bits.unpack_merges(table, n_terminals, merges)
     ids = np.empty(n_ids, np.int32)
     _bits.unpack_fixed(ids_section, id_width, ids)
-    return grammar.expand(merges, ids, n_terminals, terminals, size).tobytes()
+    return _expand_sections(table, n_merges, ids, terminals, size)
+
+
+def _expand_sections(table, n_merges, ids, terminals, size):
+    merges = np.empty((n_merges, 2), np.int32)
+    _bits.unpack_merges(table, len(terminals), merges)
+    return grammar.expand(merges, ids, len(terminals), terminals, size).tobytes()
+
+
+def _terminals(bitmap):
+    return np.flatnonzero(
+        np.unpackbits(np.frombuffer(bitmap, np.uint8), bitorder="little")
+    ).astype(np.uint8)
+
+
+# -- HUFFMAN ---------------------------------------------------------------------
+
+def _huffman_section(symbols, lengths):
+    out = np.zeros((int(_huffman.encoded_bits(symbols, lengths)) + 7) // 8, np.uint8)
+    _huffman.encode(symbols, lengths, out)
+    return out.tobytes()
+
+
+def encode_huffman(g, hist):
+    """HUFFMAN payload of the block with byte histogram ``hist`` and grammar
+    ``g``, keeping the prefix of merges with the smallest estimated size."""
+    present = hist > 0
+    n_terminals = int(present.sum())
+    merge_bits = np.concatenate(
+        [[0], np.cumsum(2 * bit_length(n_terminals + np.arange(len(g.merges)) - 1))])
+    keep = int(np.argmin(_entropy.prefix_bits(hist, g.merges, g.counts, merge_bits)))
+    g = grammar.truncate(g, keep)
+    merges, ids = _compact(present, g)
+    n_symbols = n_terminals + len(merges)
+    lengths = _huffman.code_lengths(np.bincount(ids, minlength=n_symbols),
+                                    _huffman.MAX_LENGTH)
+    length_code = _huffman.code_lengths(
+        np.bincount(lengths, minlength=_LENGTH_SYMBOLS), _LENGTH_CODE_MAX)
+    length_section = (_nibbles(length_code)
+                      + _huffman_section(lengths.astype(np.int32), length_code))
+    head = _HUFFMAN_HEAD.pack(len(merges), len(ids), len(length_section),
+                              np.packbits(present, bitorder="little").tobytes())
+    return (head + _merge_table(merges, n_terminals) + length_section
+            + _huffman_section(ids, lengths))
+
+
+def _nibbles(values):
+    padded = np.zeros(2 * _LENGTH_CODE_BYTES, np.uint8)
+    padded[:len(values)] = values
+    return (padded[0::2] | (padded[1::2] << 4)).tobytes()
+
+
+def _decode_huffman_section(section, lengths, count, what):
+    """``count`` symbols from a whole section, checked to fill it exactly."""
+    if not _huffman.is_complete(lengths):
+        raise GageBPEError(f"{what} code is not a complete prefix code")
+    out = np.empty(count, np.int32)
+    nbits = _huffman.decode(section, lengths, out)
+    if nbits < 0 or (nbits + 7) // 8 != len(section):
+        raise GageBPEError(f"{what} section length disagrees with its codes")
+    if nbits % 8 and section[-1] & ((1 << (8 - nbits % 8)) - 1):
+        raise GageBPEError(f"{what} section padding bits are not zero")
+    return out
+
+
+def decode_huffman(payload, size):
+    """Bytes of a HUFFMAN payload that must expand to ``size`` bytes."""
+    if len(payload) < _HUFFMAN_HEAD.size:
+        raise GageBPEError("HUFFMAN block shorter than its header")
+    n_merges, n_ids, length_bytes, bitmap = _HUFFMAN_HEAD.unpack_from(payload)
+    terminals = _terminals(bitmap)
+    n_terminals = len(terminals)
+    if n_ids > size or n_merges >= size or n_terminals == 0:
+        raise GageBPEError("HUFFMAN block counts disagree with its size")
+    table_bits = int(_bits.merge_table_bits(n_terminals, n_merges))
+    table_end = _HUFFMAN_HEAD.size + (table_bits + 7) // 8
+    lengths_end = table_end + length_bytes
+    if length_bytes < _LENGTH_CODE_BYTES or lengths_end > len(payload):
+        raise GageBPEError("HUFFMAN block sections overrun its payload")
+    body = np.frombuffer(payload, np.uint8)
+    table = body[_HUFFMAN_HEAD.size:table_end]
+    _check_padding(table, table_bits)
+    nibbles = body[table_end:table_end + _LENGTH_CODE_BYTES]
+    length_code = np.empty(2 * _LENGTH_CODE_BYTES, np.uint8)
+    length_code[0::2] = nibbles & 15
+    length_code[1::2] = nibbles >> 4
+    if length_code[_LENGTH_SYMBOLS:].any():
+        raise GageBPEError("HUFFMAN code-length code padding is not zero")
+    lengths = _decode_huffman_section(
+        body[table_end + _LENGTH_CODE_BYTES:lengths_end],
+        length_code[:_LENGTH_SYMBOLS], n_terminals + n_merges, "code-length")
+    ids = _decode_huffman_section(body[lengths_end:], lengths.astype(np.uint8),
+                                  n_ids, "sequence")
+    return _expand_sections(table, n_merges, ids, terminals, size)
 
 
 def encode(data, min_count=2):
-    """``(coding, payload)`` for one block: PACKED, or STORED if smaller."""
-    payload = encode_packed(data, min_count) if len(data) else None
-    if payload is None:
-        return STORED, bytes(data)
-    return PACKED, payload
+    """``(coding, payload)`` for one block: the smallest of its codings,
+    preferring the faster to decode on a tie (STORED, PACKED, HUFFMAN)."""
+    data = bytes(data)
+    if not data:
+        return STORED, data
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    g = grammar.encode(data, min_count=min_count)
+    candidates = [(STORED, data), (PACKED, encode_packed(g, hist)),
+                  (HUFFMAN, encode_huffman(g, hist))]
+    return min(candidates, key=lambda c: len(c[1]))
 
 
 def decode(coding, payload, size):
@@ -116,4 +230,6 @@ def decode(coding, payload, size):
         return bytes(payload)
     if coding == PACKED:
         return decode_packed(payload, size)
+    if coding == HUFFMAN:
+        return decode_huffman(payload, size)
     raise GageBPEError(f"unknown block coding {coding}")

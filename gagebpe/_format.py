@@ -74,7 +74,7 @@ def parse_block_header(buf, max_block_size):
     coding, size, payload_size, data_crc, crc = BLOCK_HEADER.unpack(buf)
     if crc != _crc(bytes(buf[:BLOCK_HEADER.size - 4])):
         raise GageBPEError("block header check failed")
-    if coding not in (_blocks.STORED, _blocks.PACKED):
+    if coding not in _blocks.CODINGS:
         raise GageBPEError(f"unsupported block coding {coding}")
     if not 0 < size <= max_block_size:
         raise GageBPEError(f"block size {size} out of range")

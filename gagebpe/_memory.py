@@ -22,6 +22,18 @@ def load8(typingctx, array, index):
 
 
 @intrinsic
+def load8_be(typingctx, array, index):
+    """The 8 bytes at ``array[index:index + 8]`` as a big-endian uint64:
+    the first byte in the top bits, as an MSB-first bit reader wants."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        address = builder.bitcast(builder.gep(data, [args[1]]), _I64_PTR)
+        value = builder.load(address, align=1)
+        return builder.bswap(value)
+    return types.uint64(array, index), codegen
+
+
+@intrinsic
 def store8(typingctx, array, index, value):
     """Write the uint64 ``value`` to ``array[index:index + 8]``."""
     def codegen(context, builder, signature, args):

@@ -1,0 +1,63 @@
+"""Estimated coded size of a grammar after each of its merges."""
+import numpy as np
+from numba import njit
+
+# Rough cost of one symbol's entry in the code-length table: unused symbols
+# (merges consumed by later merges) cost little, used ones a few bits.
+UNUSED_ENTRY_BITS = 1.0
+USED_ENTRY_BITS = 4.0
+
+
+@njit(cache=True, nogil=True)
+def _flog(f):
+    return f * np.log2(f) if f > 0 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _remove(freq, x, take, s, used):
+    s -= _flog(freq[x])
+    freq[x] -= take
+    s += _flog(freq[x])
+    return s, used - (freq[x] == 0)
+
+
+@njit(cache=True, nogil=True)
+def prefix_bits(hist, merges, counts, merge_bits):
+    """``bits[d]``: the estimated size of a block coded with its first d
+    merges: the order-0 entropy of the sequence as it stands after them,
+    plus ``merge_bits[d]`` for the merge table, plus the code-length table.
+
+    ``hist`` is the byte histogram; merge k replaced ``counts[k]``
+    occurrences of ``merges[k]`` (symbols: bytes 0..255, then 256 + k), so
+    it moves that many of each half's occurrences to the new symbol, and
+    the entropy follows in constant time per merge.
+    """
+    d = merges.shape[0]
+    freq = np.zeros(256 + d, np.int64)
+    freq[:256] = hist
+    n = hist.sum()
+    s = 0.0  # sum of f * log2(f) over symbols
+    used = 0
+    for v in range(256):
+        s += _flog(hist[v])
+        used += hist[v] > 0
+    n_terminals = used
+    bits = np.empty(d + 1, np.float64)
+    for k in range(d + 1):
+        entries = UNUSED_ENTRY_BITS * (n_terminals + k - used) + USED_ENTRY_BITS * used
+        bits[k] = (_flog(n) - s) + merge_bits[k] + entries
+        if k == d:
+            break
+        a = merges[k, 0]
+        b = merges[k, 1]
+        c = counts[k]
+        if a == b:
+            s, used = _remove(freq, a, 2 * c, s, used)
+        else:
+            s, used = _remove(freq, a, c, s, used)
+            s, used = _remove(freq, b, c, s, used)
+        freq[256 + k] = c
+        s += _flog(c)
+        used += 1
+        n -= c
+    return bits

@@ -1,0 +1,57 @@
+"""Length-limited canonical Huffman codes."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from gagebpe import _huffman
+
+
+def freqs_strategy():
+    return st.lists(st.integers(0, 10**6), min_size=1, max_size=600).map(
+        lambda f: np.array(f, np.int64))
+
+
+@given(freqs_strategy(), st.integers(0, 2**32))
+def test_round_trip(freqs, seed):
+    lengths = _huffman.code_lengths(freqs, _huffman.MAX_LENGTH)
+    if not (freqs > 0).any():
+        return
+    assert _huffman.is_complete(lengths)
+    assert ((lengths > 0) == (freqs > 0)).all()
+    rng = np.random.default_rng(seed)
+    symbols = rng.choice(np.flatnonzero(freqs), 500).astype(np.int32)
+    nbits = _huffman.encoded_bits(symbols, lengths)
+    buf = np.zeros((nbits + 7) // 8, np.uint8)
+    _huffman.encode(symbols, lengths, buf)
+    out = np.empty(len(symbols), np.int32)
+    assert _huffman.decode(buf, lengths, out) == nbits
+    assert np.array_equal(out, symbols)
+
+
+@pytest.mark.parametrize("max_length", [8, 12, 24])
+def test_length_limit_on_skewed_frequencies(max_length):
+    fib = [1, 1]
+    while len(fib) < 40:
+        fib.append(fib[-1] + fib[-2])
+    freqs = np.array(fib, np.int64)
+    lengths = _huffman.code_lengths(freqs, max_length)
+    assert lengths.max() <= max_length
+    assert sum(2.0 ** -int(n) for n in lengths) == 1.0
+
+
+def test_optimal_without_limit():
+    freqs = np.array([5, 9, 12, 13, 16, 45], np.int64)  # the textbook example
+    lengths = _huffman.code_lengths(freqs, 24)
+    assert (freqs * lengths).sum() == 224
+
+
+def test_incomplete_code_is_rejected():
+    assert not _huffman.is_complete(np.array([1, 2, 0], np.uint8))
+    assert not _huffman.is_complete(np.array([1, 1, 1], np.uint8))
+    assert _huffman.is_complete(np.array([0, 1, 0], np.uint8))
+
+
+def test_decode_past_the_end_fails():
+    lengths = np.array([1, 2, 2], np.uint8)
+    out = np.empty(9, np.int32)
+    assert _huffman.decode(np.zeros(1, np.uint8), lengths, out) == -1
