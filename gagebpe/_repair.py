@@ -345,8 +345,8 @@ def repair(ids, first_id, max_merges, min_count):
             size += 1
 
     # per symbol: records of (symbol, new) and (new, symbol), and the merge
-    # that made them
-    cache = np.full((first_id + merges.shape[0], 4), -1, np.int32)
+    # that made them; grown as merges make symbols
+    cache = np.full((first_id + 1024, 4), -1, np.int32)
     k = 0
     while size > 0 and k < merges.shape[0]:
         _pop(heap, size)
@@ -359,6 +359,10 @@ def repair(ids, first_id, max_merges, min_count):
                 size += 1
             continue
         new_id = first_id + k
+        if new_id >= cache.shape[0]:
+            bigger = np.full((2 * cache.shape[0], 4), -1, np.int32)
+            bigger[:cache.shape[0]] = cache
+            cache = bigger
         merges[k, 0] = recs[r, A]
         merges[k, 1] = recs[r, B]
         merge_counts[k] = count
