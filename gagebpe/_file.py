@@ -117,21 +117,25 @@ class GageBPEFile(io.BufferedIOBase):
     a wrapped file object is not closed by ``close()``.  ``mode`` is "r" for
     reading (the default), "w" for overwriting, "x" for exclusive creation
     or "a" for appending (a new stream after the existing ones); a "b"
-    suffix is accepted.  ``level`` and ``block_size`` apply when writing.
-    Reading holds one block in memory at a time, writing one block.
+    suffix is accepted.  ``level``, ``block_size`` and ``threads`` apply
+    when writing.  Reading holds one block in memory at a time, writing one
+    block (per thread: a write of several blocks' worth compresses them in
+    parallel).
     """
 
-    def __init__(self, filename=None, mode="r", *, level=None, block_size=None):
+    def __init__(self, filename=None, mode="r", *, level=None, block_size=None,
+                 threads=1):
         self._fp = None
         self._closefp = False
         self._mode = _MODE_CLOSED
         if mode in ("r", "rb"):
-            if level is not None or block_size is not None:
-                raise ValueError("level and block_size apply only when writing")
+            if level is not None or block_size is not None or threads != 1:
+                raise ValueError("level, block_size and threads apply only when writing")
             mode_code = _MODE_READ
         elif mode in ("w", "wb", "a", "ab", "x", "xb"):
             mode_code = _MODE_WRITE
-            self._compressor = Compressor(level, block_size=block_size)
+            self._compressor = Compressor(level, block_size=block_size,
+                                          threads=threads)
             self._pos = 0
         else:
             raise ValueError(f"Invalid mode: {mode!r}")
@@ -256,7 +260,7 @@ class GageBPEFile(io.BufferedIOBase):
                 "The underlying file object does not support seeking")
 
 
-def open(filename, mode="rb", *, level=None, block_size=None,
+def open(filename, mode="rb", *, level=None, block_size=None, threads=1,
          encoding=None, errors=None, newline=None):
     """Open a gagebpe file in binary or text mode.
 
@@ -275,7 +279,7 @@ def open(filename, mode="rb", *, level=None, block_size=None,
         if newline is not None:
             raise ValueError("Argument 'newline' not supported in binary mode")
     binary_file = GageBPEFile(filename, mode.replace("t", ""), level=level,
-                              block_size=block_size)
+                              block_size=block_size, threads=threads)
     if "t" in mode:
         encoding = io.text_encoding(encoding)
         return io.TextIOWrapper(binary_file, encoding, errors, newline)

@@ -4,6 +4,9 @@
 its bytes arrive, one unit (header, block, trailer) at a time, decoding a
 block only once all of it is there.  Memory is bounded by the block size.
 """
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 from . import _format
 from ._errors import GageBPEError
 from .levels import settings
@@ -15,12 +18,18 @@ class Compressor:
     """Compress data incrementally into one gagebpe stream.
 
     ``compress(data)`` returns whatever output is ready (possibly ``b""``);
-    ``flush()`` finishes the stream and returns the rest.
+    ``flush()`` finishes the stream and returns the rest.  With ``threads``
+    > 1 (0: one per core), the blocks of one call are compressed in
+    parallel; the output is the same for any number of threads.
     """
 
-    def __init__(self, level=None, *, block_size=None):
+    def __init__(self, level=None, *, block_size=None, threads=1):
         self._min_count, default_block_size = settings(level)
         self._block_size = _check_block_size(block_size or default_block_size)
+        if not isinstance(threads, int) or threads < 0:
+            raise ValueError("threads must be a non-negative integer")
+        self._threads = threads or os.cpu_count() or 1
+        self._executor = None
         self._pending = bytearray()
         self._index = []
         self._started = False
@@ -33,8 +42,8 @@ class Compressor:
         out = [self._header()]
         full = len(self._pending) - len(self._pending) % self._block_size
         with memoryview(self._pending) as view:
-            for start in range(0, full, self._block_size):
-                out.append(self._block(view[start:start + self._block_size]))
+            out += self._blocks([view[start:start + self._block_size]
+                                 for start in range(0, full, self._block_size)])
         del self._pending[:full]
         return b"".join(out)
 
@@ -44,9 +53,12 @@ class Compressor:
         self._finished = True
         out = [self._header()]
         if self._pending:
-            out.append(self._block(self._pending))
+            out += self._blocks([self._pending])
             self._pending = bytearray()
         out.append(_format.trailer(self._index))
+        if self._executor is not None:
+            self._executor.shutdown()
+            self._executor = None
         return b"".join(out)
 
     def _header(self):
@@ -55,10 +67,20 @@ class Compressor:
         self._started = True
         return _format.stream_header(self._block_size)
 
-    def _block(self, data):
-        block = _format.encode_block(data, self._min_count)
-        self._index.append((len(block), len(data)))
-        return block
+    def _blocks(self, views):
+        """The stream bytes of the blocks ``views``, in order."""
+        if self._threads > 1 and len(views) > 1:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(self._threads)
+            blocks = list(self._executor.map(self._encode, views))
+        else:
+            blocks = [self._encode(view) for view in views]
+        for view, block in zip(views, blocks):
+            self._index.append((len(block), len(view)))
+        return blocks
+
+    def _encode(self, view):
+        return _format.encode_block(view, self._min_count)
 
 
 def _check_block_size(block_size):
@@ -166,9 +188,10 @@ class Decompressor:
         return taken
 
 
-def compress(data, level=None, *, block_size=None):
-    """Compress ``data`` (bytes-like) into one gagebpe stream."""
-    c = Compressor(level, block_size=block_size)
+def compress(data, level=None, *, block_size=None, threads=1):
+    """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
+    ``threads`` threads (0: one per core)."""
+    c = Compressor(level, block_size=block_size, threads=threads)
     return c.compress(data) + c.flush()
 
 

@@ -116,3 +116,24 @@ def test_canterbury_file(path):
     blob = gagebpe.compress(data)
     assert len(blob) < len(data)
     assert gagebpe.decompress(blob) == data
+
+
+@given(byte_strings(), st.integers(1, 900))
+def test_output_is_the_same_for_any_thread_count(data, block_size):
+    one = gagebpe.compress(data, block_size=block_size)
+    assert gagebpe.compress(data, block_size=block_size, threads=2) == one
+    assert gagebpe.compress(data, block_size=block_size, threads=0) == one
+
+
+def test_many_threads_share_the_api():
+    import concurrent.futures
+    import numpy as np
+    rng = np.random.default_rng(11)
+    inputs = [bytes(rng.integers(0, k, 3000 + 500 * k, dtype=np.uint8)) for k in range(2, 18)]
+
+    def job(data):
+        blob = gagebpe.compress(data, block_size=1000)
+        return gagebpe.decompress(blob) == data and blob == gagebpe.compress(data, block_size=1000)
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(job, inputs * 3))
