@@ -130,10 +130,18 @@ def _terminals(bitmap):
 
 # -- HUFFMAN ---------------------------------------------------------------------
 
-def _huffman_section(symbols, lengths):
-    out = np.zeros((int(_huffman.encoded_bits(symbols, lengths)) + 7) // 8, np.uint8)
-    _huffman.encode(symbols, lengths, out)
-    return out.tobytes()
+def _huffman_section(symbols, lengths, streams=1):
+    """The codes of ``symbols``, split round-robin over ``streams`` streams,
+    each padded to a byte; with several, their sizes (u32, all but the
+    last) come first."""
+    parts = []
+    for k in range(streams):
+        part = symbols[k::streams]
+        out = np.zeros((int(_huffman.encoded_bits(part, lengths)) + 7) // 8, np.uint8)
+        _huffman.encode(part, lengths, out)
+        parts.append(out.tobytes())
+    sizes = b"".join(struct.pack("<I", len(p)) for p in parts[:-1])
+    return sizes + b"".join(parts)
 
 
 def encode_huffman(g, hist):
@@ -147,6 +155,8 @@ def encode_huffman(g, hist):
     g = grammar.truncate(g, keep)
     merges, ids = _compact(present, g)
     n_symbols = n_terminals + len(merges)
+    if len(np.unique(ids)) > 1 << _huffman.MAX_LENGTH:
+        return None  # more symbols than length-limited codes
     lengths = _huffman.code_lengths(np.bincount(ids, minlength=n_symbols),
                                     _huffman.MAX_LENGTH)
     length_code = _huffman.code_lengths(
@@ -156,7 +166,7 @@ def encode_huffman(g, hist):
     head = _HUFFMAN_HEAD.pack(len(merges), len(ids), len(length_section),
                               np.packbits(present, bitorder="little").tobytes())
     return (head + _merge_table(merges, n_terminals) + length_section
-            + _huffman_section(ids, lengths))
+            + _huffman_section(ids, lengths, _huffman.STREAMS))
 
 
 def _nibbles(values):
@@ -165,16 +175,22 @@ def _nibbles(values):
     return (padded[0::2] | (padded[1::2] << 4)).tobytes()
 
 
-def _decode_huffman_section(section, lengths, count, what):
-    """``count`` symbols from a whole section, checked to fill it exactly."""
+def _decode_huffman_section(section, lengths, count, what, streams=1):
+    """``count`` symbols from a whole section (see ``_huffman_section``),
+    checked to fill it exactly."""
     if not _huffman.is_complete(lengths):
         raise GageBPEError(f"{what} code is not a complete prefix code")
+    head = 4 * (streams - 1)
+    if len(section) < head:
+        raise GageBPEError(f"{what} section shorter than its stream sizes")
+    sizes = np.empty(streams, np.int64)
+    sizes[:-1] = np.frombuffer(section[:head].tobytes(), "<u4")
+    sizes[-1] = len(section) - head - sizes[:-1].sum()
+    if sizes[-1] < 0:
+        raise GageBPEError(f"{what} stream sizes overrun the section")
     out = np.empty(count, np.int32)
-    nbits = _huffman.decode(section, lengths, out)
-    if nbits < 0 or (nbits + 7) // 8 != len(section):
-        raise GageBPEError(f"{what} section length disagrees with its codes")
-    if nbits % 8 and section[-1] & ((1 << (8 - nbits % 8)) - 1):
-        raise GageBPEError(f"{what} section padding bits are not zero")
+    if not _huffman.decode(section[head:], sizes, lengths, out):
+        raise GageBPEError(f"{what} section disagrees with its codes")
     return out
 
 
@@ -205,7 +221,7 @@ def decode_huffman(payload, size):
         body[table_end + _LENGTH_CODE_BYTES:lengths_end],
         length_code[:_LENGTH_SYMBOLS], n_terminals + n_merges, "code-length")
     ids = _decode_huffman_section(body[lengths_end:], lengths.astype(np.uint8),
-                                  n_ids, "sequence")
+                                  n_ids, "sequence", _huffman.STREAMS)
     return _expand_sections(table, n_merges, ids, terminals, size)
 
 
@@ -219,7 +235,7 @@ def encode(data, min_count=2):
     g = grammar.encode(data, min_count=min_count)
     candidates = [(STORED, data), (PACKED, encode_packed(g, hist)),
                   (HUFFMAN, encode_huffman(g, hist))]
-    return min(candidates, key=lambda c: len(c[1]))
+    return min((c for c in candidates if c[1] is not None), key=lambda c: len(c[1]))
 
 
 def decode(coding, payload, size):

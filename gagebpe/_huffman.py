@@ -3,16 +3,16 @@
 A BPE sequence runs over bytes plus every merge, so its alphabet has tens of
 thousands of symbols.  Codes are at most ``MAX_LENGTH`` bits, canonical
 (shorter codes first, then by symbol), and written most significant bit
-first, so that a decoder reads a code by comparing the next bits, as a
-left-aligned integer, with each length's limit.  A ``FAST_BITS``-bit table
-decodes the common short codes in one lookup.
+first.  The decoder looks the next ``FAST_BITS`` bits up in a table; a code
+longer than that continues in a second-level table for its prefix, of at
+most ``2 ** (MAX_LENGTH - FAST_BITS)`` entries.
 """
 import numpy as np
 from numba import njit
 
 from ._memory import load8_be
 
-MAX_LENGTH = 24
+MAX_LENGTH = 20
 FAST_BITS = 12
 
 
@@ -26,6 +26,8 @@ def code_lengths(freqs, max_length):
     used = np.flatnonzero(freqs > 0)
     lengths = np.zeros(freqs.shape[0], np.uint8)
     m = used.shape[0]
+    if m > (1 << max_length):
+        raise ValueError("more symbols than codes of the length limit")
     if m == 0:
         return lengths
     if m == 1:
@@ -79,37 +81,25 @@ def code_lengths(freqs, max_length):
 # -- canonical codes ---------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def _canonical(lengths):
-    """``(codes, first, limit, sorted_symbols, index)``: each symbol's code;
-    per length the first code and the left-aligned (32-bit) limit below
-    which a code of at most that length lies; the symbols in code order and
-    the position of each length's first symbol in it."""
+def canonical_codes(lengths):
+    """Each symbol's code: codes are assigned in order of length, then of
+    symbol."""
     per_length = np.zeros(MAX_LENGTH + 1, np.int64)
     for n in lengths:
         per_length[n] += 1
     per_length[0] = 0
-    first = np.zeros(MAX_LENGTH + 2, np.int64)
-    index = np.zeros(MAX_LENGTH + 2, np.int64)
-    limit = np.zeros(MAX_LENGTH + 2, np.int64)
+    next_code = np.zeros(MAX_LENGTH + 1, np.int64)
     code = 0
-    position = 0
     for n in range(1, MAX_LENGTH + 1):
-        first[n] = code
-        index[n] = position
-        code += per_length[n]
-        position += per_length[n]
-        limit[n] = code << (32 - n)
-        code <<= 1
-    sorted_symbols = np.empty(position, np.int32)
+        code = (code + per_length[n - 1]) << 1
+        next_code[n] = code
     codes = np.zeros(lengths.shape[0], np.int64)
-    fill = index.copy()
     for s in range(lengths.shape[0]):
         n = lengths[s]
         if n:
-            codes[s] = first[n] + (fill[n] - index[n])
-            sorted_symbols[fill[n]] = s
-            fill[n] += 1
-    return codes, first, limit, sorted_symbols, index
+            codes[s] = next_code[n]
+            next_code[n] += 1
+    return codes
 
 
 @njit(cache=True, nogil=True)
@@ -143,7 +133,7 @@ def encoded_bits(symbols, lengths):
 def encode(symbols, lengths, out):
     """Write the codes of ``symbols`` MSB first into the zeroed buffer
     ``out`` of ``ceil(encoded_bits / 8)`` bytes."""
-    codes, _, _, _, _ = _canonical(lengths)
+    codes = canonical_codes(lengths)
     acc = np.uint64(0)
     nbits = 0
     pos = 0
@@ -162,58 +152,134 @@ def encode(symbols, lengths, out):
 # -- decoding ------------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def _fast_table(lengths, codes, limit):
-    """For each value v of the next FAST_BITS bits: ``symbol << 5 | length``
-    if a code of at most FAST_BITS bits starts there, else the shortest
-    length a longer code starting there can have (for a short search)."""
-    fast = np.zeros(1 << FAST_BITS, np.int32)
+def _decode_table(lengths, codes):
+    """Entries ``symbol << 5 | length`` for each value of the next
+    FAST_BITS bits; for a prefix of longer codes, ``offset << 5 | 31`` and
+    the bits its second-level table takes, in ``sub_bits[prefix]``."""
+    size = 1 << FAST_BITS
+    longest = np.zeros(size, np.int64)  # longest code under each prefix
     for s in range(lengths.shape[0]):
         n = int(lengths[s])
-        if 0 < n <= FAST_BITS:
+        if n > FAST_BITS:
+            prefix = codes[s] >> (n - FAST_BITS)
+            longest[prefix] = max(longest[prefix], n)
+    offsets = np.zeros(size, np.int64)
+    total = size
+    for v in range(size):
+        if longest[v]:
+            offsets[v] = total
+            total += 1 << (longest[v] - FAST_BITS)
+    table = np.zeros(total, np.int32)
+    for v in range(size):
+        if longest[v]:
+            table[v] = (offsets[v] << 5) | 31
+    for s in range(lengths.shape[0]):
+        n = int(lengths[s])
+        if n == 0:
+            continue
+        if n <= FAST_BITS:
             start = codes[s] << (FAST_BITS - n)
             for v in range(start, start + (1 << (FAST_BITS - n))):
-                fast[v] = (s << 5) | n
-    n = FAST_BITS + 1
-    for v in range(1 << FAST_BITS):
-        if fast[v] == 0:
-            top = np.int64(v) << (32 - FAST_BITS)
-            while n < MAX_LENGTH and top >= limit[n]:
-                n += 1
-            fast[v] = n
-    return fast
+                table[v] = (s << 5) | n
+        else:
+            prefix = codes[s] >> (n - FAST_BITS)
+            extra = longest[prefix] - FAST_BITS
+            low = codes[s] & ((1 << (n - FAST_BITS)) - 1)
+            start = offsets[prefix] + (low << (extra - (n - FAST_BITS)))
+            for v in range(start, start + (1 << (extra - (n - FAST_BITS)))):
+                table[v] = (s << 5) | n
+    return table, np.maximum(longest - FAST_BITS, 0)
+
+
+# Codes are read from 8-byte loads; each stream is copied into a buffer with
+# this much zero padding after it, and checked for overrun every
+# CHECK_EVERY symbols (which read at most CHECK_EVERY * MAX_LENGTH bits).
+CHECK_EVERY = 1024
+PADDING = CHECK_EVERY * MAX_LENGTH // 8 + 16
+# The sequence is split round-robin over this many streams, so that a
+# decoder follows four independent chains of bit positions at once.
+STREAMS = 4
 
 
 @njit(cache=True, nogil=True)
-def decode(buf, lengths, out):
-    """Decode ``len(out)`` symbols from ``buf``.  ``lengths`` must pass
-    ``is_complete``.  Returns the number of bits read, or -1 if the codes
-    run past the end of ``buf``."""
-    codes, first, limit, sorted_symbols, index = _canonical(lengths)
-    fast = _fast_table(lengths, codes, limit)
-    # Each code is read from an 8-byte load at its bit position (at least
-    # 57 bits ahead), so the buffer gets 8 bytes of zero padding.
-    padded = np.zeros(buf.shape[0] + 8, np.uint8)
-    padded[:buf.shape[0]] = buf
-    total_bits = np.uint64(buf.shape[0]) * np.uint64(8)
-    bitpos = np.uint64(0)
-    seven = np.uint64(7)
-    three = np.uint64(3)
-    for i in range(out.shape[0]):
-        if bitpos > total_bits:
-            return -1
-        word = load8_be(padded, bitpos >> three) << (bitpos & seven)
-        entry = fast[word >> np.uint64(64 - FAST_BITS)]
-        n = entry & 31
-        if n <= FAST_BITS:
-            out[i] = entry >> 5
-        else:
-            top = np.int64(word >> np.uint64(32))
-            while n <= MAX_LENGTH and top >= limit[n]:
-                n += 1
-            if n > MAX_LENGTH:
-                return -1
-            out[i] = sorted_symbols[index[n] + (top >> (32 - n)) - first[n]]
-        bitpos += np.uint64(n)
-    if bitpos > total_bits:
-        return -1
-    return np.int64(bitpos)
+def _read(padded, bitpos, table, sub_bits):
+    """``(entry, length)`` of the code at ``bitpos``; length 0 if none."""
+    word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
+    prefix = np.int64(word >> np.uint64(64 - FAST_BITS))
+    entry = np.int64(table[prefix])
+    # Both levels are read every time, with no branch to mispredict: a
+    # short code's second read is its own entry again.
+    low = np.int64(((word << np.uint64(FAST_BITS)) >> np.uint64(1))
+                   >> np.uint64(63 - sub_bits[prefix]))
+    index = (entry >> 5) + low if (entry & 31) == 31 else prefix
+    entry = np.int64(table[index])
+    return entry >> 5, entry & 31
+
+
+@njit(cache=True, nogil=True)
+def decode(section, sizes, lengths, out):
+    """Decode ``len(out)`` symbols from ``section``, which holds
+    ``len(sizes)`` (1 or STREAMS) streams of ``sizes[k]`` bytes each; symbol
+    i is in stream ``i % len(sizes)``.  ``lengths`` must pass
+    ``is_complete``.  Returns False unless every stream holds exactly its
+    symbols' codes followed by zero padding bits."""
+    table, sub_bits = _decode_table(lengths, canonical_codes(lengths))
+    m = sizes.shape[0]
+    base = np.zeros(m + 1, np.int64)
+    padded = np.zeros(sizes.sum() + m * PADDING, np.uint8)
+    src = 0
+    for k in range(m):
+        padded[base[k]:base[k] + sizes[k]] = section[src:src + sizes[k]]
+        src += sizes[k]
+        base[k + 1] = base[k] + sizes[k] + PADDING
+    pos = np.empty(m, np.uint64)
+    for k in range(m):
+        pos[k] = np.uint64(base[k]) * np.uint64(8)
+    n = out.shape[0]
+    i = 0
+    if m == STREAMS:
+        p0, p1, p2, p3 = pos[0], pos[1], pos[2], pos[3]
+        ok = True
+        while i + 4 <= n and ok:
+            for _ in range(min(CHECK_EVERY, (n - i) // 4)):
+                s0, n0 = _read(padded, p0, table, sub_bits)
+                s1, n1 = _read(padded, p1, table, sub_bits)
+                s2, n2 = _read(padded, p2, table, sub_bits)
+                s3, n3 = _read(padded, p3, table, sub_bits)
+                out[i] = s0
+                out[i + 1] = s1
+                out[i + 2] = s2
+                out[i + 3] = s3
+                ok = ok and n0 != 0 and n1 != 0 and n2 != 0 and n3 != 0
+                p0 += np.uint64(n0)
+                p1 += np.uint64(n1)
+                p2 += np.uint64(n2)
+                p3 += np.uint64(n3)
+                i += 4
+            ok = ok and _within(p0, base, sizes, 0) and _within(p1, base, sizes, 1) \
+                and _within(p2, base, sizes, 2) and _within(p3, base, sizes, 3)
+        if not ok:
+            return False
+        pos[0], pos[1], pos[2], pos[3] = p0, p1, p2, p3
+    while i < n:
+        k = i % m
+        if i % CHECK_EVERY == 0 and not _within(pos[k], base, sizes, k):
+            return False
+        s, length = _read(padded, pos[k], table, sub_bits)
+        if length == 0:
+            return False
+        out[i] = s
+        pos[k] += np.uint64(length)
+        i += 1
+    for k in range(m):
+        bits = np.int64(pos[k]) - base[k] * 8
+        if (bits + 7) // 8 != sizes[k]:
+            return False
+        if bits % 8 and padded[base[k] + bits // 8] & ((1 << (8 - bits % 8)) - 1):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _within(bitpos, base, sizes, k):
+    return np.int64(bitpos) <= (base[k] + sizes[k]) * 8

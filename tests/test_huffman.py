@@ -19,16 +19,33 @@ def test_round_trip(freqs, seed):
     assert _huffman.is_complete(lengths)
     assert ((lengths > 0) == (freqs > 0)).all()
     rng = np.random.default_rng(seed)
-    symbols = rng.choice(np.flatnonzero(freqs), 500).astype(np.int32)
-    nbits = _huffman.encoded_bits(symbols, lengths)
-    buf = np.zeros((nbits + 7) // 8, np.uint8)
-    _huffman.encode(symbols, lengths, buf)
-    out = np.empty(len(symbols), np.int32)
-    assert _huffman.decode(buf, lengths, out) == nbits
-    assert np.array_equal(out, symbols)
+    symbols = rng.choice(np.flatnonzero(freqs), int(rng.integers(0, 5000))).astype(np.int32)
+    for streams in (1, _huffman.STREAMS):
+        section, sizes = encode_streams(symbols, lengths, streams)
+        out = np.empty(len(symbols), np.int32)
+        assert _huffman.decode(section, sizes, lengths, out)
+        assert np.array_equal(out, symbols)
+        if sizes[-1]:  # one byte short, or one too many, is refused
+            shorter = sizes.copy()
+            shorter[-1] -= 1
+            assert not _huffman.decode(section[:-1], shorter, lengths, out)
+            longer = np.concatenate([section, [0]]).astype(np.uint8)
+            sizes[-1] += 1
+            assert not _huffman.decode(longer, sizes, lengths, out)
 
 
-@pytest.mark.parametrize("max_length", [8, 12, 24])
+def encode_streams(symbols, lengths, streams):
+    parts = []
+    for k in range(streams):
+        part = symbols[k::streams]
+        buf = np.zeros((_huffman.encoded_bits(part, lengths) + 7) // 8, np.uint8)
+        _huffman.encode(part, lengths, buf)
+        parts.append(buf)
+    return (np.concatenate(parts).astype(np.uint8),
+            np.array([len(p) for p in parts], np.int64))
+
+
+@pytest.mark.parametrize("max_length", [8, 12, 20])
 def test_length_limit_on_skewed_frequencies(max_length):
     fib = [1, 1]
     while len(fib) < 40:
@@ -49,9 +66,14 @@ def test_incomplete_code_is_rejected():
     assert not _huffman.is_complete(np.array([1, 2, 0], np.uint8))
     assert not _huffman.is_complete(np.array([1, 1, 1], np.uint8))
     assert _huffman.is_complete(np.array([0, 1, 0], np.uint8))
+    out = np.empty(3, np.int32)  # the lone code is 0; a 1 bit is an error
+    assert not _huffman.decode(np.array([0x40], np.uint8), np.array([1]),
+                               np.array([0, 1, 0], np.uint8), out)
 
 
 def test_decode_past_the_end_fails():
     lengths = np.array([1, 2, 2], np.uint8)
-    out = np.empty(9, np.int32)
-    assert _huffman.decode(np.zeros(1, np.uint8), lengths, out) == -1
+    out = np.empty(9000, np.int32)
+    for streams in (1, 4):
+        sizes = np.ones(streams, np.int64)
+        assert not _huffman.decode(np.zeros(streams, np.uint8), sizes, lengths, out)
