@@ -1,17 +1,24 @@
 """Compress and decompress every file of a corpus with gagebpe and its peers,
-in one run, and print per-file and total ratio and MB/s.
+in one run, and print per-file and total ratio, MB/s and peak memory.
 
     python benchmarks/bench.py                      # Canterbury, or the built-in sample
-    python benchmarks/bench.py DIR --levels 1,6,9 --repeat 3 --readme README.md
+    python benchmarks/bench.py DIR --levels 1,6,9 --repeat 3 --readme README.md --chart docs/benchmark.png
+    python benchmarks/bench.py --scaling            # 1, 4, 16, 64 MB of the built-in sample
 
 Every codec's output is decompressed and compared with the input; a mismatch
 stops the run.  Speeds are the total bytes over the total of each file's
-best time out of ``--repeat`` runs.  Peers beyond the standard library (zstd,
-lz4, brotli) are used when installed: ``pip install -e '.[bench]'``.
+best time out of ``--repeat`` runs.  Peak memory is the largest rise of the
+process's resident set during one operation (Linux: VmHWM, reset through
+/proc/self/clear_refs), so it counts Numba's allocations too.  Peers beyond
+the standard library (zstd, lz4, brotli) and the chart (matplotlib) need
+``pip install -e '.[bench]'``; missing ones are skipped.
 """
 import argparse
 import bz2
 import lzma
+import os
+import re
+import subprocess
 import sys
 import time
 import zlib
@@ -62,13 +69,35 @@ def gagebpe_codecs(levels):
         for level in levels}
 
 
-def best_time(fn, arg, repeat):
+def _status(field):
+    try:
+        text = Path("/proc/self/status").read_text()
+    except OSError:
+        return 0
+    match = re.search(rf"^{field}:\s+(\d+) kB", text, re.M)
+    return int(match.group(1)) * 1024 if match else 0
+
+
+def _reset_peak():
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
+def measure(fn, arg, repeat):
+    """``(result, best seconds, peak bytes)`` of ``fn(arg)`` over ``repeat``
+    runs; the peak is the rise of resident memory above where it started."""
     best = float("inf")
+    peak = 0
     for _ in range(repeat):
+        _reset_peak()
+        before = _status("VmRSS")
         start = time.perf_counter()
         result = fn(arg)
         best = min(best, time.perf_counter() - start)
-    return result, best
+        peak = max(peak, _status("VmHWM") - before)
+    return result, best, peak
 
 
 def load_corpus(directory):
@@ -83,34 +112,81 @@ def load_corpus(directory):
 
 
 def run(corpus, codecs, repeat):
-    """rows[codec][file] = (original, compressed, compress s, decompress s)"""
+    """rows[codec][file] = (original, compressed, compress s, decompress s,
+    compress peak, decompress peak)"""
     rows = {}
     for name, (compress, decompress) in codecs.items():
         rows[name] = {}
         for fname, data in corpus.items():
-            blob, t_comp = best_time(compress, data, repeat)
-            restored, t_dec = best_time(decompress, blob, repeat)
+            blob, t_comp, m_comp = measure(compress, data, repeat)
+            restored, t_dec, m_dec = measure(decompress, blob, repeat)
             if restored != data:
                 sys.exit(f"{name} failed to round-trip {fname}")
-            rows[name][fname] = (len(data), len(blob), t_comp, t_dec)
+            rows[name][fname] = (len(data), len(blob), t_comp, t_dec, m_comp, m_dec)
         print(f"  {name}: done", file=sys.stderr, flush=True)
     return rows
 
 
 def totals(per_file):
+    """ratio, compress MB/s, decompress MB/s, compress and decompress peak MB"""
     orig = sum(r[0] for r in per_file.values())
     comp = sum(r[1] for r in per_file.values())
     t_comp = sum(r[2] for r in per_file.values())
     t_dec = sum(r[3] for r in per_file.values())
-    return orig / comp, orig / t_comp / 1e6, orig / t_dec / 1e6
+    m_comp = max(r[4] for r in per_file.values())
+    m_dec = max(r[5] for r in per_file.values())
+    return orig / comp, orig / t_comp / 1e6, orig / t_dec / 1e6, m_comp / 1e6, m_dec / 1e6
 
 
 def total_table(rows):
-    lines = ["| codec | ratio | compress MB/s | decompress MB/s |",
-             "|---|---:|---:|---:|"]
+    lines = ["| codec | ratio | compress MB/s | decompress MB/s "
+             "| compress peak MB | decompress peak MB |",
+             "|---|---:|---:|---:|---:|---:|"]
     for name, per_file in rows.items():
-        ratio, c, d = totals(per_file)
-        lines.append(f"| {name} | {ratio:.3f} | {c:.2f} | {d:.1f} |")
+        ratio, c, d, mc, md = totals(per_file)
+        lines.append(f"| {name} | {ratio:.3f} | {c:.2f} | {d:.1f} | {mc:.0f} | {md:.0f} |")
+    return "\n".join(lines)
+
+
+def chart(rows, path):
+    """Ratio against compression speed, one point per codec."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(matplotlib not installed: no chart)")
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, per_file in rows.items():
+        ratio, c, _, _, _ = totals(per_file)
+        ours = name.startswith("gagebpe")
+        ax.scatter(c, ratio, color="tab:red" if ours else "tab:blue", zorder=3)
+        ax.annotate(name, (c, ratio), textcoords="offset points", xytext=(5, 4),
+                    fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlabel("compression speed, MB/s (log scale)")
+    ax.set_ylabel("compression ratio")
+    ax.set_title("Canterbury corpus, one thread")
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"chart written to {path}")
+
+
+def scaling(level, sizes_mb=(1, 4, 16, 64)):
+    """Time per MB and peak memory for the built-in sample at each size."""
+    lines = ["| size MB | compress s/MB | decompress s/MB | compress peak MB "
+             "| decompress peak MB | ratio |", "|---:|---:|---:|---:|---:|---:|"]
+    for mb in sizes_mb:
+        data = sample(mb << 20)
+        blob, t_comp, m_comp = measure(lambda d: gagebpe.compress(d, level), data, 1)
+        restored, t_dec, m_dec = measure(gagebpe.decompress, blob, 1)
+        if restored != data:
+            sys.exit(f"scaling: {mb} MB failed to round-trip")
+        lines.append(f"| {mb} | {t_comp / mb:.3f} | {t_dec / mb:.4f} | "
+                     f"{m_comp / 1e6:.0f} | {m_dec / 1e6:.0f} | {len(data) / len(blob):.3f} |")
+        print(lines[-1], flush=True)
     return "\n".join(lines)
 
 
@@ -131,6 +207,22 @@ def write_readme(readme, text):
     readme.write_text(content[:start] + "\n" + text + "\n" + content[end:])
 
 
+def memory_peaks(name, corpus_arg, levels):
+    """Peak memory of ``name`` on each file, measured in a child process.
+
+    glibc raises its mmap threshold after large frees, then keeps freed
+    blocks resident, hiding later peaks: the child pins the threshold so
+    that large buffers are mapped and unmapped and the resident high-water
+    mark sees each one.  (That slows allocation, so timing stays here.)"""
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072")
+    args = [sys.executable, __file__, "--memory-child", name, "--levels", levels]
+    if corpus_arg:
+        args.insert(2, corpus_arg)
+    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True).stdout
+    return {line.split("\t")[0]: tuple(int(x) for x in line.split("\t")[1:])
+            for line in out.splitlines() if "\t" in line}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", help="directory of files "
@@ -143,13 +235,27 @@ def main(argv=None):
                         help="comma-separated peer names, or 'all' or 'none'")
     parser.add_argument("--readme", type=Path,
                         help="write the totals table into this README")
+    parser.add_argument("--chart", type=Path, help="write a PNG chart here")
+    parser.add_argument("--scaling", action="store_true",
+                        help="run the scaling case (1-64 MB) instead")
+    parser.add_argument("--memory-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
-    corpus = load_corpus(args.corpus)
     warm = b"warm the kernels up " * 100
     gagebpe.decompress(gagebpe.compress(warm))
+    if args.scaling:
+        print(scaling(int(args.levels.split(",")[0])))
+        return
+    corpus = load_corpus(args.corpus)
     codecs = gagebpe_codecs([int(x) for x in args.levels.split(",")])
     available = peers()
+    if args.memory_child:
+        compress, decompress = {**codecs, **available}[args.memory_child]
+        for fname, data in corpus.items():
+            blob, _, m_comp = measure(compress, data, 1)
+            _, _, m_dec = measure(decompress, blob, 1)
+            print(f"{fname}\t{m_comp}\t{m_dec}")
+        return
     if args.peers == "all":
         codecs.update(available)
     elif args.peers != "none":
@@ -159,9 +265,15 @@ def main(argv=None):
     size = sum(len(d) for d in corpus.values())
     print(f"corpus: {len(corpus)} files, {size:,} bytes; best of {args.repeat}\n")
     rows = run(corpus, codecs, args.repeat)
+    for name, per_file in rows.items():
+        peaks = memory_peaks(name, args.corpus, args.levels)
+        for fname, row in per_file.items():
+            per_file[fname] = row[:4] + peaks[fname]
     print(per_file_table(rows, corpus) + "\n")
     table = total_table(rows)
     print(table)
+    if args.chart:
+        chart(rows, args.chart)
     if args.readme:
         note = (f"{len(corpus)} files, {size:,} bytes, one process, one thread, "
                 f"best of {args.repeat}; `python benchmarks/bench.py "

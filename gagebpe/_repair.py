@@ -279,6 +279,25 @@ def _file_segments(recs, created, ncreated, pool, pool_end, stamp, touched):
     return pool_end, ntouched
 
 
+@njit(cache=True, nogil=True)
+def _compact_pool(recs, nrec, pool, min_count):
+    """Drop the segments of pairs that can no longer be merged (fewer than
+    ``min_count`` occurrences; counts only fall), moving the rest left.
+    Segments lie in record order, so moving left never overwrites one not
+    yet moved.  Returns the new end of the pool."""
+    end = 0
+    for r in range(nrec):
+        if recs[r, COUNT] < min_count:
+            recs[r, LENGTH] = 0
+            continue
+        start = recs[r, START]
+        for t in range(recs[r, LENGTH]):
+            pool[end + t] = pool[start + t]
+        recs[r, START] = end
+        end += recs[r, LENGTH]
+    return end
+
+
 # -- the engine -------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
@@ -293,9 +312,10 @@ def repair(ids, first_id, max_merges, min_count):
     times, and ``seq[:n, SYM]`` the final sequence.
     """
     n = ids.shape[0]
-    merges = np.zeros((max(0, min(max_merges, n // 2)), 2), np.int32)
+    max_merges = max(0, min(max_merges, n // 2))
+    merges = np.zeros((min(max_merges, 4096), 2), np.int32)  # grown below
     merge_counts = np.zeros(merges.shape[0], np.int64)
-    if n < 2 or merges.shape[0] == 0:
+    if n < 2 or max_merges == 0:
         return merges[:0], merge_counts[:0], n
 
     # One 16-byte row per position, so that visiting an occurrence touches
@@ -313,9 +333,9 @@ def repair(ids, first_id, max_merges, min_count):
     keys, vals, recs = _reserve(keys, vals, recs, 0, min(n, first_id * first_id))
 
     # Every pair, found by dense code over the small starting alphabet; the
-    # pool gets every position, runs' uncounted ones included.
+    # pool gets every position, runs' uncounted ones included, filed by a
+    # counting sort: count per record, then place.
     code_rec = np.full(first_id * first_id, -1, np.int32)
-    created = np.empty((n - 1, 2), np.int32)
     prev_was_self_pair = False
     for i in range(n - 1):
         a = seq[i, SYM]
@@ -324,18 +344,26 @@ def repair(ids, first_id, max_merges, min_count):
         if r == -1:
             r = _find_or_add(keys, vals, recs, nrec, a, b)
             code_rec[a * first_id + b] = r
-        created[i, 0] = i
-        created[i, 1] = r
+        recs[r, LENGTH] += 1
         if a == b and prev_was_self_pair:
             prev_was_self_pair = False
         else:
             seq[i, CNT] = r
             recs[r, COUNT] += 1
             prev_was_self_pair = a == b
+    pool = np.empty(n + n // 8 + 16, np.int32)
+    pool_end = 0
+    for r in range(nrec[0]):
+        recs[r, START] = pool_end
+        pool_end += recs[r, LENGTH]
+        recs[r, LENGTH] = 0
+    for i in range(n - 1):
+        r = code_rec[seq[i, SYM] * first_id + seq[i + 1, SYM]]
+        pool[recs[r, START] + recs[r, LENGTH]] = i
+        recs[r, LENGTH] += 1
     code_rec = code_rec[:0]
-    pool = np.empty(n + n // 2 + 16, np.int32)
-    touched = np.empty(max(nrec[0], 16), np.int32)
-    pool_end, _ = _file_segments(recs, created, n - 1, pool, 0, -2, touched)
+    created = np.empty((0, 2), np.int32)
+    touched = np.empty(0, np.int32)
 
     heap = np.empty((1024, 3), np.int64)
     size = 0
@@ -348,7 +376,7 @@ def repair(ids, first_id, max_merges, min_count):
     # that made them; grown as merges make symbols
     cache = np.full((first_id + 1024, 4), -1, np.int32)
     k = 0
-    while size > 0 and k < merges.shape[0]:
+    while size > 0 and k < max_merges:
         _pop(heap, size)
         size -= 1
         count = heap[size, 0]
@@ -363,6 +391,13 @@ def repair(ids, first_id, max_merges, min_count):
             bigger = np.full((2 * cache.shape[0], 4), -1, np.int32)
             bigger[:cache.shape[0]] = cache
             cache = bigger
+        if k == merges.shape[0]:
+            bigger = np.zeros((2 * k, 2), np.int32)
+            bigger[:k] = merges
+            merges = bigger
+            bigger_counts = np.zeros(2 * k, np.int64)
+            bigger_counts[:k] = merge_counts
+            merge_counts = bigger_counts
         merges[k, 0] = recs[r, A]
         merges[k, 1] = recs[r, B]
         merge_counts[k] = count
@@ -372,7 +407,9 @@ def repair(ids, first_id, max_merges, min_count):
             created = np.empty((2 * count, 2), np.int32)
         keys, vals, recs = _reserve(keys, vals, recs, nrec[0], 2 * count)
         if pool_end + 2 * count > pool.shape[0]:
-            bigger = np.empty(max(pool_end + 2 * count, pool.shape[0] * 3 // 2), np.int32)
+            pool_end = _compact_pool(recs, nrec[0], pool, min_count)
+        if pool_end + 2 * count > pool.shape[0]:
+            bigger = np.empty(max(pool_end + 2 * count, pool.shape[0] * 5 // 4), np.int32)
             bigger[:pool_end] = pool[:pool_end]
             pool = bigger
         if touched.shape[0] < 2 * count:

@@ -55,7 +55,7 @@ def encode(data, *, min_count=2, max_merges=None):
     merges1, counts1, n = _pairs.merge_frequent(
         ids, N_BYTES, min(MAX_PASS_MERGES, max_merges), stop_below)
     rest = max_merges - len(merges1)
-    ids = ids[:n].copy()
+    ids = ids[:n]
     merges2, counts2, n = _repair.repair(
         ids, N_BYTES + len(merges1), rest, min_count)
     return Grammar(np.concatenate([merges1, merges2]).reshape(-1, 2),

@@ -27,19 +27,20 @@ def sample(size=1 << 21):
     ranks = np.arange(1, len(_WORDS) + 1)
     p = 1.0 / ranks
     p /= p.sum()
+    n_lines = size // 40 + 64  # lines average over 50 bytes: enough
+    counts = rng.integers(6, 16, n_lines)
+    words = rng.choice(len(_WORDS), int(counts.sum()), p=p)
+    numbers = rng.integers(100, 100000, n_lines)
     lines = []
-    total = 0
-    n = 0
-    while total < size:
+    start = 0
+    for n in range(n_lines):
         if n % 40 == 39:
             line = (f"2026-11-{1 + n % 28:02d}T{n % 24:02d}:{n % 60:02d}:{(7 * n) % 60:02d}Z "
                     f"level=INFO pid={1000 + n % 97} msg=\"block {n} merged\" "
-                    f"bytes={int(rng.integers(100, 100000))}")
+                    f"bytes={numbers[n]}")
         else:
-            words = rng.choice(len(_WORDS), int(rng.integers(6, 16)), p=p)
-            line = " ".join(_WORDS[w] for w in words)
+            line = " ".join([_WORDS[w] for w in words[start:start + counts[n]]])
             line = line[0].upper() + line[1:] + "."
+        start += counts[n]
         lines.append(line)
-        total += len(line) + 1
-        n += 1
     return ("\n".join(lines) + "\n").encode()[:size]
