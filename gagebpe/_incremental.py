@@ -5,7 +5,8 @@ its bytes arrive, one unit (header, block, trailer) at a time, decoding a
 block only once all of it is there.  Memory is bounded by the block size.
 """
 import os
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from . import _format
 from ._errors import GageBPEError
@@ -26,9 +27,7 @@ class Compressor:
     def __init__(self, level=None, *, block_size=None, threads=1):
         self._min_count, default_block_size = settings(level)
         self._block_size = _check_block_size(block_size or default_block_size)
-        if not isinstance(threads, int) or threads < 0:
-            raise ValueError("threads must be a non-negative integer")
-        self._threads = threads or os.cpu_count() or 1
+        self._threads = _check_threads(threads)
         self._executor = None
         self._pending = bytearray()
         self._index = []
@@ -83,6 +82,12 @@ class Compressor:
         return _format.encode_block(view, self._min_count)
 
 
+def _check_threads(threads):
+    if not isinstance(threads, int) or threads < 0:
+        raise ValueError("threads must be a non-negative integer")
+    return threads or os.cpu_count() or 1
+
+
 def _check_block_size(block_size):
     if not 0 < block_size <= _format.MAX_BLOCK_SIZE:
         raise ValueError(
@@ -96,21 +101,31 @@ class Decompressor:
     ``decompress(data, max_length=-1)`` returns at most ``max_length`` bytes
     (all that is ready if negative).  After the stream's end, ``eof`` is true
     and ``unused_data`` holds the bytes that followed it.  ``needs_input`` is
-    false while output is ready without more input.
+    false while output is ready without more input.  With ``threads`` > 1
+    (0: one per core), up to that many complete blocks are decoded at once.
     """
 
-    def __init__(self):
+    def __init__(self, *, threads=1):
+        self._threads = _check_threads(threads)
+        self._executor = None
         self._input = bytearray()
         self._input_pos = 0  # bytes of _input already consumed
         self._output = b""
         self._output_pos = 0
+        self._decoded = deque()  # blocks' output (or its Future), in order
         self._max_block_size = None  # set once the header is read
         self._block = None  # a parsed block header waiting for its payload
         self._in_trailer = False
+        self._trailer_read = False
         self._index = []
-        self.eof = False
         self.unused_data = b""
         self.needs_input = True
+
+    @property
+    def eof(self):
+        """The end of the stream was read and all its output returned."""
+        return (self._trailer_read and not self._decoded
+                and self._output_pos == len(self._output))
 
     def decompress(self, data, max_length=-1):
         if self.eof:
@@ -125,16 +140,25 @@ class Decompressor:
                 out.append(self._output[self._output_pos:self._output_pos + take])
                 self._output_pos += take
                 produced += take
-            elif not self._step():
+            elif len(self._decoded) < self._threads and self._step():
+                continue  # read ahead while blocks can decode side by side
+            elif self._decoded:
+                block = self._decoded.popleft()
+                self._output = block.result() if isinstance(block, Future) else block
+                self._output_pos = 0
+            else:
                 break
-        pending = self._output_pos < len(self._output)
+        if self.eof and self._executor is not None:
+            self._executor.shutdown()
+            self._executor = None
+        pending = self._output_pos < len(self._output) or bool(self._decoded)
         self.needs_input = not self.eof and not pending and produced < limit
         return b"".join(out)
 
     def _step(self):
         """Consume one unit of the stream if all its bytes are here; return
         whether it did."""
-        if self.eof:
+        if self._trailer_read:
             return False
         if self._max_block_size is None:
             head = self._take(_format.HEADER.size)
@@ -150,7 +174,7 @@ class Decompressor:
             if tail is None:
                 return False
             _format.check_trailer(bytes([_format.END_OF_BLOCKS]) + tail, self._index)
-            self.eof = True
+            self._trailer_read = True
             self.unused_data = bytes(self._input[self._input_pos:])
             self._input = bytearray()
         elif self._block is None:
@@ -169,8 +193,14 @@ class Decompressor:
             payload = self._take(payload_size)
             if payload is None:
                 return False
-            self._output = _format.decode_block(coding, size, data_crc, payload)
-            self._output_pos = 0
+            if self._threads > 1:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(self._threads)
+                self._decoded.append(self._executor.submit(
+                    _format.decode_block, coding, size, data_crc, payload))
+            else:
+                self._decoded.append(
+                    _format.decode_block(coding, size, data_crc, payload))
             self._block = None
             self._index.append((_format.BLOCK_HEADER.size + payload_size, size))
         return True
@@ -195,8 +225,9 @@ def compress(data, level=None, *, block_size=None, threads=1):
     return c.compress(data) + c.flush()
 
 
-def decompress(data):
-    """Decompress ``data``: one or more concatenated gagebpe streams.
+def decompress(data, *, threads=1):
+    """Decompress ``data``: one or more concatenated gagebpe streams, their
+    blocks on ``threads`` threads (0: one per core).
 
     Raises ``GageBPEError`` for malformed data (trailing bytes that are not a
     stream included) and ``EOFError`` for a stream cut short.
@@ -204,7 +235,7 @@ def decompress(data):
     results = []
     data = bytes(data)
     while True:
-        d = Decompressor()
+        d = Decompressor(threads=threads)
         results.append(d.decompress(data))
         if not d.eof:
             raise EOFError(_TRUNCATED)

@@ -45,10 +45,10 @@ def test_incremental_compressor(data, cuts, block_size):
 
 
 @given(byte_strings(), st.lists(st.integers(0, 10**6), max_size=10),
-       st.integers(1, 500), st.sampled_from([-1, 1, 7, 300]))
-def test_incremental_decompressor(data, cuts, block_size, max_length):
+       st.integers(1, 500), st.sampled_from([-1, 1, 7, 300]), st.sampled_from([1, 3]))
+def test_incremental_decompressor(data, cuts, block_size, max_length, threads):
     blob = gagebpe.compress(data, block_size=block_size)
-    d = gagebpe.Decompressor()
+    d = gagebpe.Decompressor(threads=threads)
     out = []
     for piece in chunks(blob, cuts):
         if d.eof:  # the stream ended: only empty pieces are left
@@ -123,6 +123,8 @@ def test_output_is_the_same_for_any_thread_count(data, block_size):
     one = gagebpe.compress(data, block_size=block_size)
     assert gagebpe.compress(data, block_size=block_size, threads=2) == one
     assert gagebpe.compress(data, block_size=block_size, threads=0) == one
+    assert gagebpe.decompress(one, threads=2) == data
+    assert gagebpe.decompress(one + one, threads=0) == data + data
 
 
 def test_many_threads_share_the_api():
