@@ -241,6 +241,11 @@ def main(argv=None):
     parser.add_argument("--memory-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
+    if args.scaling and "MALLOC_MMAP_THRESHOLD_" not in os.environ:
+        # Measured in this process: pin glibc's mmap threshold (see
+        # memory_peaks) before anything is allocated.
+        env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072")
+        os.execve(sys.executable, [sys.executable, __file__] + sys.argv[1:], env)
     warm = b"warm the kernels up " * 100
     gagebpe.decompress(gagebpe.compress(warm))
     if args.scaling:
