@@ -11,7 +11,10 @@ State, all flat arrays indexed by sequence position or by pair record:
   links.
 * one record per distinct pair ``(a, b)``: ``recs[r] = (a, b, count, start,
   length, stamp)``, found through an open-addressing hash table on
-  ``a << 31 | b``.
+  ``a << 31 | b``.  A pair that occurs fewer than ``min_count`` times can
+  never be merged (counts only fall), so its record is freed for reuse and
+  its occurrences are no longer counted: most pairs a merge creates are
+  such.
 * ``counted``: the record of the pair starting at the position if that
   occurrence is counted, else -1.  A pair's count is its number of
   non-overlapping occurrences taken left to right: in a run ``xxxxx`` the
@@ -43,6 +46,11 @@ PREFETCH_AHEAD = 8  # occurrences: enough to hide a memory round trip
 
 A, B, COUNT, START, LENGTH, STAMP = 0, 1, 2, 3, 4, 5  # columns of recs
 SYM, NXT, PRV, CNT = 0, 1, 2, 3  # columns of seq
+# nrec: ids handed out, head of the free list (chained through START),
+# free ids, hash slots in use (live keys and tombstones)
+TOP, FREE_HEAD, FREE, SLOTS = 0, 1, 2, 3
+FREED = -1  # the COUNT of a record on the free list
+TOMB = -2  # a hash slot whose record was freed
 EMPTY = -1
 _HASH_MULT = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64
 
@@ -60,13 +68,19 @@ def _slot(keys, key):
 
 @njit(cache=True, nogil=True)
 def _find_or_add(keys, vals, recs, nrec, a, b):
-    """Record id of (a, b), creating it at ``nrec[0]`` if new."""
+    """Record id of (a, b), creating it (reusing a freed id) if new."""
     key = (np.int64(a) << 31) | b
     h = _slot(keys, key)
     if keys[h] != EMPTY:
         return vals[h]
-    r = nrec[0]
-    nrec[0] = r + 1
+    if nrec[FREE_HEAD] != -1:
+        r = nrec[FREE_HEAD]
+        nrec[FREE_HEAD] = recs[r, START]
+        nrec[FREE] -= 1
+    else:
+        r = nrec[TOP]
+        nrec[TOP] = r + 1
+    nrec[SLOTS] += 1
     keys[h] = key
     vals[h] = r
     recs[r, A] = a
@@ -79,25 +93,47 @@ def _find_or_add(keys, vals, recs, nrec, a, b):
 
 
 @njit(cache=True, nogil=True)
+def _free(keys, vals, recs, nrec, seq, pool, r):
+    """Stop counting pair r and free its record: none of its positions
+    names it any more, and its hash slot becomes a tombstone."""
+    start = recs[r, START]
+    for t in range(start, start + recs[r, LENGTH]):
+        if seq[pool[t], CNT] == r:
+            seq[pool[t], CNT] = -1
+    h = _slot(keys, (np.int64(recs[r, A]) << 31) | recs[r, B])
+    keys[h] = TOMB
+    vals[h] = -1
+    recs[r, COUNT] = FREED
+    recs[r, LENGTH] = 0
+    recs[r, START] = nrec[FREE_HEAD]
+    nrec[FREE_HEAD] = r
+    nrec[FREE] += 1
+
+
+@njit(cache=True, nogil=True)
 def _reserve(keys, vals, recs, nrec, extra):
-    """Grow the record array and hash table so ``extra`` more records fit
-    with the table at most half full.  Returns the (possibly new) arrays."""
-    need = nrec + extra
-    if need > recs.shape[0]:
-        bigger = np.empty((max(need, 2 * recs.shape[0]), recs.shape[1]), np.int32)
-        bigger[:nrec] = recs[:nrec]
+    """Make room for ``extra`` more records, with the hash table at most
+    half full (tombstones included; rebuilding drops them).  Returns the
+    (possibly new) arrays."""
+    top = nrec[TOP]
+    if top + extra > recs.shape[0]:
+        bigger = np.empty((max(top + extra, 2 * recs.shape[0]), recs.shape[1]), np.int32)
+        bigger[:top] = recs[:top]
         recs = bigger
-    if 2 * need > keys.shape[0]:
-        size = keys.shape[0]
-        while 2 * need > size:
+    if 2 * (nrec[SLOTS] + extra) > keys.shape[0]:
+        live = top - nrec[FREE]
+        size = 16
+        while 2 * (live + extra) > size:
             size *= 2
         keys = np.full(size, EMPTY, np.int64)
         vals = np.full(size, EMPTY, np.int32)
-        for r in range(nrec):
-            key = (np.int64(recs[r, A]) << 31) | recs[r, B]
-            h = _slot(keys, key)
-            keys[h] = key
-            vals[h] = r
+        for r in range(top):
+            if recs[r, COUNT] != FREED:
+                key = (np.int64(recs[r, A]) << 31) | recs[r, B]
+                h = _slot(keys, key)
+                keys[h] = key
+                vals[h] = r
+        nrec[SLOTS] = live
     return keys, vals, recs
 
 
@@ -184,6 +220,8 @@ def _reparse_run(seq, recs, keys, vals, start):
             break
         if r == -1:
             r = vals[_slot(keys, (np.int64(x) << 31) | x)]
+            if r == -1:  # (x, x) is too rare to count
+                return
         if want and seq[i, CNT] == -1:
             seq[i, CNT] = r
             recs[r, COUNT] += 1
@@ -280,16 +318,24 @@ def _file_segments(recs, created, ncreated, pool, pool_end, stamp, touched):
 
 
 @njit(cache=True, nogil=True)
-def _compact_pool(recs, nrec, pool, min_count):
+def _compact_pool(recs, top, pool, min_count):
     """Drop the segments of pairs that can no longer be merged (fewer than
-    ``min_count`` occurrences; counts only fall), moving the rest left.
-    Segments lie in record order, so moving left never overwrites one not
-    yet moved.  Returns the new end of the pool."""
-    end = 0
-    for r in range(nrec):
-        if recs[r, COUNT] < min_count:
+    ``min_count`` occurrences; counts only fall), moving the rest left in
+    the order they lie, so that none is overwritten before it moves.
+    Returns the new end of the pool."""
+    live = np.empty(top, np.int64)
+    starts = np.empty(top, np.int64)
+    m = 0
+    for r in range(top):
+        if recs[r, COUNT] >= min_count:
+            live[m] = r
+            starts[m] = recs[r, START]
+            m += 1
+        else:
             recs[r, LENGTH] = 0
-            continue
+    live = live[:m][np.argsort(starts[:m])]
+    end = 0
+    for r in live:
         start = recs[r, START]
         for t in range(recs[r, LENGTH]):
             pool[end + t] = pool[start + t]
@@ -329,8 +375,9 @@ def repair(ids, first_id, max_merges, min_count):
     keys = np.full(16, EMPTY, np.int64)
     vals = np.full(16, EMPTY, np.int32)
     recs = np.empty((16, 6), np.int32)
-    nrec = np.zeros(1, np.int64)
-    keys, vals, recs = _reserve(keys, vals, recs, 0, min(n, first_id * first_id))
+    nrec = np.zeros(4, np.int64)
+    nrec[FREE_HEAD] = -1
+    keys, vals, recs = _reserve(keys, vals, recs, nrec, min(n, first_id * first_id))
 
     # Every pair, found by dense code over the small starting alphabet; the
     # pool gets every position, runs' uncounted ones included, filed by a
@@ -353,7 +400,7 @@ def repair(ids, first_id, max_merges, min_count):
             prev_was_self_pair = a == b
     pool = np.empty(n + n // 8 + 16, np.int32)
     pool_end = 0
-    for r in range(nrec[0]):
+    for r in range(nrec[TOP]):
         recs[r, START] = pool_end
         pool_end += recs[r, LENGTH]
         recs[r, LENGTH] = 0
@@ -367,10 +414,12 @@ def repair(ids, first_id, max_merges, min_count):
 
     heap = np.empty((1024, 3), np.int64)
     size = 0
-    for r in range(nrec[0]):
+    for r in range(nrec[TOP]):
         if recs[r, COUNT] >= min_count:
             heap = _push(heap, size, recs, r)
             size += 1
+        else:
+            _free(keys, vals, recs, nrec, seq, pool, r)
 
     # per symbol: records of (symbol, new) and (new, symbol), and the merge
     # that made them; grown as merges make symbols
@@ -405,9 +454,9 @@ def repair(ids, first_id, max_merges, min_count):
         # At most two pairs created per replacement: make room first.
         if created.shape[0] < 2 * count:
             created = np.empty((2 * count, 2), np.int32)
-        keys, vals, recs = _reserve(keys, vals, recs, nrec[0], 2 * count)
+        keys, vals, recs = _reserve(keys, vals, recs, nrec, 2 * count)
         if pool_end + 2 * count > pool.shape[0]:
-            pool_end = _compact_pool(recs, nrec[0], pool, min_count)
+            pool_end = _compact_pool(recs, nrec[TOP], pool, min_count)
         if pool_end + 2 * count > pool.shape[0]:
             bigger = np.empty(max(pool_end + 2 * count, pool.shape[0] * 5 // 4), np.int32)
             bigger[:pool_end] = pool[:pool_end]
@@ -432,6 +481,9 @@ def repair(ids, first_id, max_merges, min_count):
             if recs[r2, COUNT] >= min_count:
                 heap = _push(heap, size, recs, r2)
                 size += 1
+            else:
+                _free(keys, vals, recs, nrec, seq, pool, r2)
+        _free(keys, vals, recs, nrec, seq, pool, r)  # all replaced
         k += 1
 
     w = 0
