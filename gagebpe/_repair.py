@@ -292,10 +292,14 @@ def _replace(seq, recs, keys, vals, nrec, cache, r, i, new_id, stamp,
 
 
 @njit(cache=True, nogil=True)
-def _file_segments(recs, created, ncreated, pool, pool_end, stamp, touched):
-    """Give each record in ``created[:ncreated]`` its segment of the pool,
-    positions in increasing order (a counting sort); return the new pool
-    end and the number of distinct records, listed in ``touched``."""
+def _file_segments(recs, seq, created, ncreated, pool, pool_end, stamp,
+                   touched, min_count):
+    """Give each record in ``created[:ncreated]`` that can be merged (at
+    least ``min_count`` occurrences) its segment of the pool, positions in
+    increasing order (a counting sort); uncount the occurrences of the
+    others, which are left with empty segments for the caller to free.
+    Returns the new pool end and the number of distinct records, listed in
+    ``touched``."""
     ntouched = 0
     for t in range(ncreated):
         r = created[t, 1]
@@ -307,13 +311,18 @@ def _file_segments(recs, created, ncreated, pool, pool_end, stamp, touched):
         recs[r, LENGTH] += 1
     for t in range(ntouched):
         r = touched[t]
-        recs[r, START] = pool_end
-        pool_end += recs[r, LENGTH]
+        if recs[r, COUNT] >= min_count:
+            recs[r, START] = pool_end
+            pool_end += recs[r, LENGTH]
         recs[r, LENGTH] = 0
     for t in range(ncreated):
+        i = created[t, 0]
         r = created[t, 1]
-        pool[recs[r, START] + recs[r, LENGTH]] = created[t, 0]
-        recs[r, LENGTH] += 1
+        if recs[r, COUNT] >= min_count:
+            pool[recs[r, START] + recs[r, LENGTH]] = i
+            recs[r, LENGTH] += 1
+        elif seq[i, CNT] == r:
+            seq[i, CNT] = -1
     return pool_end, ntouched
 
 
@@ -474,8 +483,8 @@ def repair(ids, first_id, max_merges, min_count):
             if seq[i, CNT] == r:
                 ncreated = _replace(seq, recs, keys, vals, nrec, cache, r, i,
                                     new_id, k, created, ncreated)
-        pool_end, ntouched = _file_segments(recs, created, ncreated, pool,
-                                            pool_end, k, touched)
+        pool_end, ntouched = _file_segments(recs, seq, created, ncreated, pool,
+                                            pool_end, k, touched, min_count)
         for t in range(ntouched):
             r2 = touched[t]
             if recs[r2, COUNT] >= min_count:
