@@ -8,15 +8,15 @@ which is where most of the merges (and the time) go.
 """
 DEFAULT_LEVEL = 6
 
-# level: (min_count, block_size).  Memory while compressing is about 35
+# level: (min_count, block_size).  Memory while compressing is about 26
 # bytes per byte of a block (docs/FORMAT.md has no say in it: a decoder
 # needs only the block and its output).
 LEVELS = {
-    1: (32, 1 << 19),
-    2: (16, 1 << 20),
-    3: (8, 1 << 20),
-    4: (6, 1 << 21),
-    5: (4, 1 << 21),
+    1: (8, 1 << 20),
+    2: (6, 1 << 20),
+    3: (6, 1 << 21),
+    4: (5, 1 << 21),
+    5: (5, 1 << 22),
     6: (4, 1 << 22),
     7: (3, 1 << 23),
     8: (2, 1 << 24),
