@@ -30,6 +30,19 @@ def merge_table_bits(n_terminals, n_merges):
 
 
 @njit(cache=True, nogil=True)
+def _put(out, acc, nbits, pos, value, width):
+    """Append ``value`` in ``width`` bits; write out whole bytes."""
+    acc |= np.uint64(value) << np.uint64(nbits)
+    nbits += width
+    while nbits >= 8:
+        out[pos] = np.uint8(acc & np.uint64(0xFF))
+        acc >>= np.uint64(8)
+        nbits -= 8
+        pos += 1
+    return acc, nbits, pos
+
+
+@njit(cache=True, nogil=True)
 def pack_merges(merges, n_terminals, out):
     """Pack the (d, 2) table ``merges`` into the zeroed buffer ``out``."""
     acc = np.uint64(0)
@@ -37,14 +50,8 @@ def pack_merges(merges, n_terminals, out):
     pos = 0
     for k in range(merges.shape[0]):
         w = _bit_length(n_terminals + k - 1)
-        for side in range(2):
-            acc |= np.uint64(merges[k, side]) << np.uint64(nbits)
-            nbits += w
-            while nbits >= 8:
-                out[pos] = np.uint8(acc & np.uint64(0xFF))
-                acc >>= np.uint64(8)
-                nbits -= 8
-                pos += 1
+        acc, nbits, pos = _put(out, acc, nbits, pos, merges[k, 0], w)
+        acc, nbits, pos = _put(out, acc, nbits, pos, merges[k, 1], w)
     if nbits > 0:
         out[pos] = np.uint8(acc & np.uint64(0xFF))
 
@@ -75,13 +82,7 @@ def pack_fixed(values, width, out):
     nbits = 0
     pos = 0
     for v in values:
-        acc |= np.uint64(v) << np.uint64(nbits)
-        nbits += width
-        while nbits >= 8:
-            out[pos] = np.uint8(acc & np.uint64(0xFF))
-            acc >>= np.uint64(8)
-            nbits -= 8
-            pos += 1
+        acc, nbits, pos = _put(out, acc, nbits, pos, v, width)
     if nbits > 0:
         out[pos] = np.uint8(acc & np.uint64(0xFF))
 

@@ -26,26 +26,11 @@ def count_pairs_dense(ids, n, alphabet, counts):
 
 
 @njit(cache=True, nogil=True)
-def replace_pair(ids, n, a, b, new_id):
+def replace_pair(ids, n, a, b, new_id, alphabet, counts):
     """Replace every non-overlapping (a, b) in ``ids[:n]`` by ``new_id``, left
-    to right, in place; return the new length."""
-    w = 0
-    i = 0
-    while i < n:
-        if i + 1 < n and ids[i] == a and ids[i + 1] == b:
-            ids[w] = new_id
-            i += 2
-        else:
-            ids[w] = ids[i]
-            i += 1
-        w += 1
-    return w
-
-
-@njit(cache=True, nogil=True)
-def _replace_and_count(ids, n, a, b, new_id, alphabet, counts):
-    """``replace_pair`` that also counts the pairs of its output into the
-    zeroed ``counts``, as ``count_pairs_dense`` would: one pass, not two."""
+    to right, in place; return the new length.  Also counts the pairs of
+    the result into the zeroed ``counts``, as ``count_pairs_dense`` would,
+    so that the next merge needs no second pass."""
     w = 0
     i = 0
     prev = -1
@@ -92,7 +77,7 @@ def merge_frequent(ids, first_id, max_merges, stop_below):
         a = best // alphabet
         b = best % alphabet
         counts[:] = 0
-        new_n = _replace_and_count(ids, n, a, b, first_id + k, alphabet, counts)
+        new_n = replace_pair(ids, n, a, b, first_id + k, alphabet, counts)
         merges[k, 0] = a
         merges[k, 1] = b
         merge_counts[k] = n - new_n

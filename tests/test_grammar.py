@@ -70,10 +70,15 @@ def test_dense_count_kernel_counts_non_overlapping():
     assert counts.sum() == sum(count_pairs(list(b"aaaab")).values())
 
 
-def test_replace_kernel_compacts_in_place():
-    ids = grammar.as_ids(b"abxabab")
-    n = _pairs.replace_pair(ids, len(ids), ord("a"), ord("b"), 300)
-    assert ids[:n].tolist() == [300, ord("x"), 300, 300]
+def test_replace_kernel_compacts_in_place_and_counts_the_result():
+    ids = grammar.as_ids(b"abxababab")
+    counts = np.zeros(301 * 301, np.int64)
+    n = _pairs.replace_pair(ids, len(ids), ord("a"), ord("b"), 300, 301, counts)
+    assert ids[:n].tolist() == [300, ord("x"), 300, 300, 300]
+    want = np.zeros_like(counts)
+    _pairs.count_pairs_dense(ids, n, 301, want)
+    assert np.array_equal(counts, want)
+    assert counts[300 * 301 + 300] == 1  # (300, 300) twice, overlapping
 
 
 @given(byte_strings(), st.integers(2, 5))
