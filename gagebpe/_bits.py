@@ -58,7 +58,9 @@ def pack_merges(merges, n_terminals, out):
 
 @njit(cache=True, nogil=True)
 def unpack_merges(buf, n_terminals, merges):
-    """Fill the (d, 2) table ``merges`` from ``buf``."""
+    """Fill the (d, 2) table ``merges`` from ``buf``; return False if a merge
+    refers to a symbol not defined before it (which its width allows when
+    ``n_terminals + k`` is not a power of two)."""
     acc = np.uint64(0)
     nbits = 0
     pos = 0
@@ -73,6 +75,9 @@ def unpack_merges(buf, n_terminals, merges):
             merges[k, side] = np.int32(acc & mask)
             acc >>= np.uint64(w)
             nbits -= w
+            if merges[k, side] >= n_terminals + k:
+                return False
+    return True
 
 
 @njit(cache=True, nogil=True)

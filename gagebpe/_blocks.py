@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 
-from . import _bits, _entropy, _huffman, grammar
+from . import _bits, _entropy, _expand, _huffman, grammar
 from ._errors import GageBPEError
 
 STORED = 1
@@ -116,10 +116,17 @@ def decode_packed(payload, size):
     return _expand_sections(table, n_merges, ids, terminals, size)
 
 
-def _expand_sections(table, n_merges, ids, terminals, size):
+def _unpack_merges(table, n_merges, n_terminals):
     merges = np.empty((n_merges, 2), np.int32)
-    _bits.unpack_merges(table, len(terminals), merges)
-    return grammar.expand(merges, ids, len(terminals), terminals, size).tobytes()
+    if not _bits.unpack_merges(table, n_terminals, merges):
+        raise GageBPEError("merge table refers to an undefined symbol")
+    return merges
+
+
+def _expand_sections(table, n_merges, ids, terminals, size):
+    merges = _unpack_merges(table, n_merges, len(terminals))
+    return grammar.expand(merges, ids, len(terminals), terminals, size,
+                          checked=True).tobytes()
 
 
 def _terminals(bitmap):
@@ -175,9 +182,9 @@ def _nibbles(values):
     return (padded[0::2] | (padded[1::2] << 4)).tobytes()
 
 
-def _decode_huffman_section(section, lengths, count, what, streams=1):
-    """``count`` symbols from a whole section (see ``_huffman_section``),
-    checked to fill it exactly."""
+def _huffman_streams(section, lengths, what, streams):
+    """The streams of a section (see ``_huffman_section``) and their sizes,
+    checked against the section; the code checked to be complete."""
     if not _huffman.is_complete(lengths):
         raise GageBPEError(f"{what} code is not a complete prefix code")
     head = 4 * (streams - 1)
@@ -188,8 +195,15 @@ def _decode_huffman_section(section, lengths, count, what, streams=1):
     sizes[-1] = len(section) - head - sizes[:-1].sum()
     if sizes[-1] < 0:
         raise GageBPEError(f"{what} stream sizes overrun the section")
+    return section[head:], sizes
+
+
+def _decode_huffman_section(section, lengths, count, what):
+    """``count`` symbols from a whole one-stream section, checked to fill
+    it exactly."""
+    body, sizes = _huffman_streams(section, lengths, what, 1)
     out = np.empty(count, np.int32)
-    if not _huffman.decode(section[head:], sizes, lengths, out):
+    if not _huffman.decode(body, sizes, lengths, out):
         raise GageBPEError(f"{what} section disagrees with its codes")
     return out
 
@@ -220,9 +234,18 @@ def decode_huffman(payload, size):
     lengths = _decode_huffman_section(
         body[table_end + _LENGTH_CODE_BYTES:lengths_end],
         length_code[:_LENGTH_SYMBOLS], n_terminals + n_merges, "code-length")
-    ids = _decode_huffman_section(body[lengths_end:], lengths.astype(np.uint8),
-                                  n_ids, "sequence", _huffman.STREAMS)
-    return _expand_sections(table, n_merges, ids, terminals, size)
+    lengths = lengths.astype(np.uint8)
+    streams, sizes = _huffman_streams(body[lengths_end:], lengths, "sequence",
+                                      _huffman.STREAMS)
+    merges = _unpack_merges(table, n_merges, n_terminals)
+    out = np.empty(size + _expand.COPY_WIDTH, np.uint8)
+    written = _expand.expand_coded(
+        streams, sizes, lengths, merges, n_terminals, terminals,
+        _expand.symbol_lengths(merges, n_terminals, size), n_ids, out, size)
+    if written != size:
+        raise GageBPEError("HUFFMAN sequence disagrees with its codes or "
+                           "does not expand to the declared size")
+    return out[:size].tobytes()
 
 
 def encode(data, min_count=2):

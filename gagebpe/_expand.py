@@ -9,6 +9,7 @@ kernels trust exactly that.
 import numpy as np
 from numba import njit
 
+from . import _huffman
 from ._memory import load8, store8
 
 
@@ -59,41 +60,122 @@ def expand(merges, ids, n_terminals, terminals, lengths, out, size):
         if s < 0 or s >= n_symbols:
             return -1
         used[s] = True
+    offsets, table = _phrase_table(merges, n_terminals, terminals, lengths,
+                                   used, size)
+    if table.shape[0] == 0:
+        return -1
+    pos = np.uint64(0)
+    end = np.uint64(size)
+    for i in range(ids.shape[0]):
+        s = np.uint64(ids[i])
+        n = np.uint64(lengths[s])
+        if pos + n > end:
+            return -1
+        _copy(out, pos, table, offsets[s], n)
+        pos += n
+    return np.int64(pos)
+
+
+@njit(cache=True, nogil=True)
+def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
+                 lengths, n_ids, out, size):
+    """``expand`` of ``n_ids`` ids Huffman-coded in ``section`` (the streams
+    of ``_huffman.decode``), each copied out as soon as it is decoded, so
+    that the decoder's chain of bit positions overlaps the copying.  The
+    symbols with codes are the ones used.  Returns the length written, or
+    -1 if the codes or the expansion do not fit exactly."""
+    used = code_lengths > 0
+    offsets, table = _phrase_table(merges, n_terminals, terminals, lengths,
+                                   used, size)
+    if table.shape[0] == 0:
+        return -1
+    dtable, sub_bits = _huffman.decode_table(code_lengths)
+    padded, base, bitpos = _huffman.streams(section, sizes)
+    m = sizes.shape[0]
+    pos = np.uint64(0)
+    end = np.uint64(size)
+    i = 0
+    if m == _huffman.STREAMS:
+        p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
+        while i + 4 <= n_ids:
+            for _ in range(min(_huffman.CHECK_EVERY, (n_ids - i) // 4)):
+                s0, n0 = _huffman.read(padded, p0, dtable, sub_bits)
+                s1, n1 = _huffman.read(padded, p1, dtable, sub_bits)
+                s2, n2 = _huffman.read(padded, p2, dtable, sub_bits)
+                s3, n3 = _huffman.read(padded, p3, dtable, sub_bits)
+                if n0 == 0 or n1 == 0 or n2 == 0 or n3 == 0:
+                    return -1
+                p0 += np.uint64(n0)
+                p1 += np.uint64(n1)
+                p2 += np.uint64(n2)
+                p3 += np.uint64(n3)
+                for s in (s0, s1, s2, s3):
+                    n = np.uint64(lengths[s])
+                    if pos + n > end:
+                        return -1
+                    _copy(out, pos, table, offsets[s], n)
+                    pos += n
+                i += 4
+            if not (_huffman.within(p0, base, sizes, 0) and _huffman.within(p1, base, sizes, 1)
+                    and _huffman.within(p2, base, sizes, 2) and _huffman.within(p3, base, sizes, 3)):
+                return -1
+        bitpos[0], bitpos[1], bitpos[2], bitpos[3] = p0, p1, p2, p3
+    k = i % m
+    while i < n_ids:
+        if i % _huffman.CHECK_EVERY == 0 and not _huffman.within(bitpos[k], base, sizes, k):
+            return -1
+        s, length = _huffman.read(padded, bitpos[k], dtable, sub_bits)
+        if length == 0:
+            return -1
+        bitpos[k] += np.uint64(length)
+        n = np.uint64(lengths[s])
+        if pos + n > end:
+            return -1
+        _copy(out, pos, table, offsets[s], n)
+        pos += n
+        i += 1
+        k = k + 1 if k + 1 < m else 0
+    if not _huffman.ends_cleanly(padded, base, sizes, bitpos):
+        return -1
+    return np.int64(pos)
+
+
+@njit(cache=True, nogil=True)
+def _phrase_table(merges, n_terminals, terminals, lengths, used, size):
+    """``(offsets, table)``: the expansion of every used symbol, laid end to
+    end with COPY_WIDTH bytes of padding; an empty table if they would be
+    longer than ``size`` (each used symbol occurs in the output, so a valid
+    table is no larger: refuse before allocating it)."""
+    n_symbols = n_terminals + merges.shape[0]
     offsets = np.zeros(n_symbols, np.uint64)
     table_size = np.uint64(0)
     for s in range(n_symbols):
         if used[s]:
             offsets[s] = table_size
             table_size += np.uint64(lengths[s])
-            # Each used symbol occurs in the output, so a valid table is
-            # no larger than the output: refuse before allocating it.
             if table_size > np.uint64(size):
-                return -1
+                return offsets, np.empty(0, np.uint8)
     table = np.empty(table_size + np.uint64(COPY_WIDTH), np.uint8)
     stack = np.empty(merges.shape[0] + 2, np.int32)
     for s in range(n_symbols):
         if used[s]:
             _write_phrase(merges, n_terminals, terminals, used, offsets,
                           lengths, stack, s, table)
-    pos = np.uint64(0)
-    end = np.uint64(size)
+    return offsets, table
+
+
+@njit(cache=True, nogil=True)
+def _copy(out, pos, table, src, n):
+    """Copy ``n`` bytes 16 at a time; most phrases take one unconditional
+    16-byte copy."""
     eight = np.uint64(8)
-    for i in range(ids.shape[0]):
-        s = np.uint64(ids[i])
-        src = offsets[s]
-        n = np.uint64(lengths[s])
-        if pos + n > end:
-            return -1
-        # Most phrases are short: one unconditional 16-byte copy.
-        store8(out, pos, load8(table, src))
-        store8(out, pos + eight, load8(table, src + eight))
-        t = np.uint64(COPY_WIDTH)
-        while t < n:
-            store8(out, pos + t, load8(table, src + t))
-            store8(out, pos + t + eight, load8(table, src + t + eight))
-            t += np.uint64(COPY_WIDTH)
-        pos += n
-    return np.int64(pos)
+    store8(out, pos, load8(table, src))
+    store8(out, pos + eight, load8(table, src + eight))
+    t = np.uint64(COPY_WIDTH)
+    while t < n:
+        store8(out, pos + t, load8(table, src + t))
+        store8(out, pos + t + eight, load8(table, src + t + eight))
+        t += np.uint64(COPY_WIDTH)
 
 
 @njit(cache=True, nogil=True)

@@ -202,7 +202,7 @@ STREAMS = 4
 
 
 @njit(cache=True, nogil=True)
-def _read(padded, bitpos, table, sub_bits):
+def read(padded, bitpos, table, sub_bits):
     """``(entry, length)`` of the code at ``bitpos``; length 0 if none."""
     word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
     prefix = np.int64(word >> np.uint64(64 - FAST_BITS))
@@ -223,7 +223,59 @@ def decode(section, sizes, lengths, out):
     i is in stream ``i % len(sizes)``.  ``lengths`` must pass
     ``is_complete``.  Returns False unless every stream holds exactly its
     symbols' codes followed by zero padding bits."""
-    table, sub_bits = _decode_table(lengths, canonical_codes(lengths))
+    table, sub_bits = decode_table(lengths)
+    padded, base, pos = streams(section, sizes)
+    m = sizes.shape[0]
+    n = out.shape[0]
+    i = 0
+    if m == STREAMS:
+        p0, p1, p2, p3 = pos[0], pos[1], pos[2], pos[3]
+        ok = True
+        while i + 4 <= n and ok:
+            for _ in range(min(CHECK_EVERY, (n - i) // 4)):
+                s0, n0 = read(padded, p0, table, sub_bits)
+                s1, n1 = read(padded, p1, table, sub_bits)
+                s2, n2 = read(padded, p2, table, sub_bits)
+                s3, n3 = read(padded, p3, table, sub_bits)
+                out[i] = s0
+                out[i + 1] = s1
+                out[i + 2] = s2
+                out[i + 3] = s3
+                ok = ok and n0 != 0 and n1 != 0 and n2 != 0 and n3 != 0
+                p0 += np.uint64(n0)
+                p1 += np.uint64(n1)
+                p2 += np.uint64(n2)
+                p3 += np.uint64(n3)
+                i += 4
+            ok = ok and within(p0, base, sizes, 0) and within(p1, base, sizes, 1) \
+                and within(p2, base, sizes, 2) and within(p3, base, sizes, 3)
+        if not ok:
+            return False
+        pos[0], pos[1], pos[2], pos[3] = p0, p1, p2, p3
+    while i < n:
+        k = i % m
+        if i % CHECK_EVERY == 0 and not within(pos[k], base, sizes, k):
+            return False
+        s, length = read(padded, pos[k], table, sub_bits)
+        if length == 0:
+            return False
+        out[i] = s
+        pos[k] += np.uint64(length)
+        i += 1
+    return ends_cleanly(padded, base, sizes, pos)
+
+
+@njit(cache=True, nogil=True)
+def decode_table(lengths):
+    """The two-level table and per-prefix second-level bits of a code."""
+    return _decode_table(lengths, canonical_codes(lengths))
+
+
+@njit(cache=True, nogil=True)
+def streams(section, sizes):
+    """``(padded, base, pos)``: the ``len(sizes)`` streams of ``section``
+    copied apart with PADDING zero bytes after each, where each starts,
+    and each one's bit position (at its start)."""
     m = sizes.shape[0]
     base = np.zeros(m + 1, np.int64)
     padded = np.zeros(sizes.sum() + m * PADDING, np.uint8)
@@ -235,43 +287,13 @@ def decode(section, sizes, lengths, out):
     pos = np.empty(m, np.uint64)
     for k in range(m):
         pos[k] = np.uint64(base[k]) * np.uint64(8)
-    n = out.shape[0]
-    i = 0
-    if m == STREAMS:
-        p0, p1, p2, p3 = pos[0], pos[1], pos[2], pos[3]
-        ok = True
-        while i + 4 <= n and ok:
-            for _ in range(min(CHECK_EVERY, (n - i) // 4)):
-                s0, n0 = _read(padded, p0, table, sub_bits)
-                s1, n1 = _read(padded, p1, table, sub_bits)
-                s2, n2 = _read(padded, p2, table, sub_bits)
-                s3, n3 = _read(padded, p3, table, sub_bits)
-                out[i] = s0
-                out[i + 1] = s1
-                out[i + 2] = s2
-                out[i + 3] = s3
-                ok = ok and n0 != 0 and n1 != 0 and n2 != 0 and n3 != 0
-                p0 += np.uint64(n0)
-                p1 += np.uint64(n1)
-                p2 += np.uint64(n2)
-                p3 += np.uint64(n3)
-                i += 4
-            ok = ok and _within(p0, base, sizes, 0) and _within(p1, base, sizes, 1) \
-                and _within(p2, base, sizes, 2) and _within(p3, base, sizes, 3)
-        if not ok:
-            return False
-        pos[0], pos[1], pos[2], pos[3] = p0, p1, p2, p3
-    while i < n:
-        k = i % m
-        if i % CHECK_EVERY == 0 and not _within(pos[k], base, sizes, k):
-            return False
-        s, length = _read(padded, pos[k], table, sub_bits)
-        if length == 0:
-            return False
-        out[i] = s
-        pos[k] += np.uint64(length)
-        i += 1
-    for k in range(m):
+    return padded, base, pos
+
+
+@njit(cache=True, nogil=True)
+def ends_cleanly(padded, base, sizes, pos):
+    """Did each stream end on its last byte, with zero padding bits?"""
+    for k in range(sizes.shape[0]):
         bits = np.int64(pos[k]) - base[k] * 8
         if (bits + 7) // 8 != sizes[k]:
             return False
@@ -281,5 +303,5 @@ def decode(section, sizes, lengths, out):
 
 
 @njit(cache=True, nogil=True)
-def _within(bitpos, base, sizes, k):
+def within(bitpos, base, sizes, k):
     return np.int64(bitpos) <= (base[k] + sizes[k]) * 8

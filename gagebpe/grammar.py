@@ -81,10 +81,12 @@ def check_merges(merges, n_terminals):
             raise GageBPEError("merge table refers to an undefined symbol")
 
 
-def expand(merges, ids, n_terminals, terminals, size):
+def expand(merges, ids, n_terminals, terminals, size, checked=False):
     """Expand a grammar that must produce exactly ``size`` bytes; the result
-    is a uint8 array."""
-    check_merges(merges, n_terminals)
+    is a uint8 array.  ``checked``: the merges are known to refer only to
+    earlier symbols (the ids are always checked)."""
+    if not checked:
+        check_merges(merges, n_terminals)
     lengths = _expand.symbol_lengths(merges, n_terminals, size)
     out = np.empty(size + _expand.COPY_WIDTH, np.uint8)
     written = _expand.expand(merges, ids, n_terminals, terminals, lengths,

@@ -28,7 +28,7 @@ def test_merge_table_round_trip(n_terminals, n_merges, seed):
     buf = np.zeros((nbits + 7) // 8, np.uint8)
     _bits.pack_merges(merges, n_terminals, buf)
     out = np.empty_like(merges)
-    _bits.unpack_merges(buf, n_terminals, out)
+    assert _bits.unpack_merges(buf, n_terminals, out)
     assert np.array_equal(out, merges)
     assert nbits == sum(2 * int(n_terminals + k - 1).bit_length() for k in range(n_merges))
 
