@@ -30,8 +30,9 @@ State, all flat arrays indexed by sequence position or by pair record:
   after a pair's creating merge, so an entry whose count is stale is pushed
   back with its true count when it reaches the top.
 
-Memory: 16 bytes per position plus the pool (at most 3 positions per
-position, 4 bytes each) and the records.
+Memory: 16 bytes per position, the pool (4 bytes per entry, about one
+entry per position: it is compacted as pairs stop being mergeable) and the
+records of the pairs that still can be merged.
 
 The engine chooses the most frequent pair, ties going to the smallest
 ``(a, b)``: the same rule as the full-pass kernels in ``_pairs``, so the two

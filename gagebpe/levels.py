@@ -3,8 +3,9 @@
 A level sets the block size and the smallest pair count worth merging.  The
 merge engine's cost is linear in the block, so bigger blocks cost memory, not
 time per byte; they find longer repeats and spread the merge table over more
-data.  Stopping merges at a higher count saves the long tail of rare pairs,
-which is where most of the merges (and the time) go.
+data.  Stopping merges at a higher count skips the long tail of rare pairs,
+where most of the merges are; the time goes mostly to the frequent pairs,
+so the fast levels save less time than they save merges.
 """
 DEFAULT_LEVEL = 6
 
