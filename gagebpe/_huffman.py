@@ -220,40 +220,16 @@ def read(padded, bitpos, table, sub_bits):
 def decode(section, sizes, lengths, out):
     """Decode ``len(out)`` symbols from ``section``, which holds
     ``len(sizes)`` (1 or STREAMS) streams of ``sizes[k]`` bytes each; symbol
-    i is in stream ``i % len(sizes)``.  ``lengths`` must pass
+    i is in stream ``i % len(sizes)``.  (The block decoder reads the
+    sequence in ``_expand.expand_coded``, four streams abreast; this plain
+    loop serves the one-stream code-length table.)  ``lengths`` must pass
     ``is_complete``.  Returns False unless every stream holds exactly its
     symbols' codes followed by zero padding bits."""
     table, sub_bits = decode_table(lengths)
     padded, base, pos = streams(section, sizes)
     m = sizes.shape[0]
-    n = out.shape[0]
-    i = 0
-    if m == STREAMS:
-        p0, p1, p2, p3 = pos[0], pos[1], pos[2], pos[3]
-        ok = True
-        while i + 4 <= n and ok:
-            for _ in range(min(CHECK_EVERY, (n - i) // 4)):
-                s0, n0 = read(padded, p0, table, sub_bits)
-                s1, n1 = read(padded, p1, table, sub_bits)
-                s2, n2 = read(padded, p2, table, sub_bits)
-                s3, n3 = read(padded, p3, table, sub_bits)
-                out[i] = s0
-                out[i + 1] = s1
-                out[i + 2] = s2
-                out[i + 3] = s3
-                ok = ok and n0 != 0 and n1 != 0 and n2 != 0 and n3 != 0
-                p0 += np.uint64(n0)
-                p1 += np.uint64(n1)
-                p2 += np.uint64(n2)
-                p3 += np.uint64(n3)
-                i += 4
-            ok = ok and within(p0, base, sizes, 0) and within(p1, base, sizes, 1) \
-                and within(p2, base, sizes, 2) and within(p3, base, sizes, 3)
-        if not ok:
-            return False
-        pos[0], pos[1], pos[2], pos[3] = p0, p1, p2, p3
-    while i < n:
-        k = i % m
+    k = 0
+    for i in range(out.shape[0]):
         if i % CHECK_EVERY == 0 and not within(pos[k], base, sizes, k):
             return False
         s, length = read(padded, pos[k], table, sub_bits)
@@ -261,7 +237,9 @@ def decode(section, sizes, lengths, out):
             return False
         out[i] = s
         pos[k] += np.uint64(length)
-        i += 1
+        k = k + 1 if k + 1 < m else 0
+    if not all_within(base, sizes, pos):
+        return False
     return ends_cleanly(padded, base, sizes, pos)
 
 
@@ -298,6 +276,14 @@ def ends_cleanly(padded, base, sizes, pos):
         if (bits + 7) // 8 != sizes[k]:
             return False
         if bits % 8 and padded[base[k] + bits // 8] & ((1 << (8 - bits % 8)) - 1):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def all_within(base, sizes, pos):
+    for k in range(sizes.shape[0]):
+        if not within(pos[k], base, sizes, k):
             return False
     return True
 
