@@ -2,24 +2,32 @@
 
 STORED keeps the bytes as they are.  PACKED keeps a BPE grammar with every
 symbol in a fixed number of bits; HUFFMAN codes the grammar's sequence with
-a canonical Huffman code over its whole alphabet (docs/FORMAT.md).  New
-codings get new numbers; a decoder refuses a number it does not know.
+a canonical Huffman code over its whole alphabet; SORTED does the same with
+the merge table in compact form (``_rules``).  gagebpe writes STORED, PACKED
+and SORTED, and reads all four (HUFFMAN is what version 0.1 wrote).  New
+codings get new numbers; a decoder refuses a number it does not know
+(docs/FORMAT.md).
 """
 import struct
 
 import numpy as np
 
-from . import _bits, _entropy, _expand, _huffman, grammar
+from . import _bits, _entropy, _expand, _huffman, _rules, grammar
 from ._errors import GageBPEError
 
 STORED = 1
 PACKED = 2
 HUFFMAN = 3
-CODINGS = (STORED, PACKED, HUFFMAN)
+SORTED = 4
+CODINGS = (STORED, PACKED, HUFFMAN, SORTED)
 
 _PACKED_HEAD = struct.Struct("<II32s")  # merges, ids, terminal bitmap
 # merges, ids, bytes of the code-length section, terminal bitmap
 _HUFFMAN_HEAD = struct.Struct("<III32s")
+# merges, ids, bytes of the merge table, bytes of the code lengths, bitmap
+_SORTED_HEAD = struct.Struct("<IIII32s")
+# A compact table costs about log2(alphabet) + RULE_EXTRA_BITS per rule.
+RULE_EXTRA_BITS = 0.4
 # The code-length table's own code: lengths 0..MAX_LENGTH, each described
 # by a 4-bit length.
 _LENGTH_SYMBOLS = _huffman.MAX_LENGTH + 1
@@ -94,9 +102,7 @@ def decode_packed(payload, size):
     n_merges, n_ids, bitmap = _PACKED_HEAD.unpack_from(payload)
     terminals = _terminals(bitmap)
     n_terminals = len(terminals)
-    # Every id expands to at least one byte and every merge removes one id.
-    if n_ids > size or n_merges >= size or n_terminals == 0:
-        raise GageBPEError("PACKED block counts disagree with its size")
+    _check_counts(n_terminals, n_merges, n_ids, size)
     table_bytes, ids_bytes, id_width = _section_sizes(n_terminals, n_merges, n_ids)
     if len(payload) != _PACKED_HEAD.size + table_bytes + ids_bytes:
         raise GageBPEError("PACKED block length disagrees with its counts")
@@ -151,29 +157,43 @@ def _huffman_section(symbols, lengths, streams=1):
     return sizes + b"".join(parts)
 
 
-def encode_huffman(g, hist):
-    """HUFFMAN payload of the block with byte histogram ``hist`` and grammar
-    ``g``, keeping the prefix of merges with the smallest estimated size."""
+def _table_estimate(n_terminals, n_merges):
+    """Estimated bits of the compact tables of each prefix of n_merges."""
+    d = np.arange(n_merges + 1)
+    return d * (np.log2(n_terminals + d) + RULE_EXTRA_BITS)
+
+
+def encode_sorted(g, hist):
+    """SORTED payload of the block with byte histogram ``hist`` and grammar
+    ``g``, keeping the prefix of merges with the smallest estimated size;
+    None if its sequence has too many symbols for the length limit."""
     present = hist > 0
     n_terminals = int(present.sum())
-    merge_bits = np.concatenate(
-        [[0], np.cumsum(2 * bit_length(n_terminals + np.arange(len(g.merges)) - 1))])
-    keep = int(np.argmin(_entropy.prefix_bits(hist, g.merges, g.counts, merge_bits)))
-    g = grammar.truncate(g, keep)
-    merges, ids = _compact(present, g)
-    n_symbols = n_terminals + len(merges)
-    if len(np.unique(ids)) > 1 << _huffman.MAX_LENGTH:
-        return None  # more symbols than length-limited codes
-    lengths = _huffman.code_lengths(np.bincount(ids, minlength=n_symbols),
-                                    _huffman.MAX_LENGTH)
+    keep = int(np.argmin(_entropy.prefix_bits(
+        hist, g.merges, g.counts, _table_estimate(n_terminals, len(g.merges)))))
+    merges, ids = _compact(present, grammar.truncate(g, keep))
+    order, depth_sizes = _rules.canonical(merges, n_terminals)
+    ids = order[ids]
+    merges[order[n_terminals:] - n_terminals] = order[merges]
+    freq = np.bincount(ids, minlength=n_terminals + len(merges))
+    if np.count_nonzero(freq) > 1 << _huffman.MAX_LENGTH:
+        return None
+    table = _rules.pack(merges, depth_sizes, n_terminals).tobytes()
+    lengths_section, sequence = _code_sections(ids, freq)
+    head = _SORTED_HEAD.pack(len(merges), len(ids), len(table), len(lengths_section),
+                             np.packbits(present, bitorder="little").tobytes())
+    return head + table + lengths_section + sequence
+
+
+def _code_sections(ids, freq):
+    """The code-length and sequence sections of the sequence ``ids``, whose
+    symbols occur ``freq`` times."""
+    lengths = _huffman.code_lengths(freq, _huffman.MAX_LENGTH)
     length_code = _huffman.code_lengths(
         np.bincount(lengths, minlength=_LENGTH_SYMBOLS), _LENGTH_CODE_MAX)
-    length_section = (_nibbles(length_code)
-                      + _huffman_section(lengths.astype(np.int32), length_code))
-    head = _HUFFMAN_HEAD.pack(len(merges), len(ids), len(length_section),
-                              np.packbits(present, bitorder="little").tobytes())
-    return (head + _merge_table(merges, n_terminals) + length_section
-            + _huffman_section(ids, lengths, _huffman.STREAMS))
+    return (_nibbles(length_code)
+            + _huffman_section(lengths.astype(np.int32), length_code),
+            _huffman_section(ids, lengths, _huffman.STREAMS))
 
 
 def _nibbles(values):
@@ -209,56 +229,121 @@ def _decode_huffman_section(section, lengths, count, what):
 
 
 def decode_huffman(payload, size):
-    """Bytes of a HUFFMAN payload that must expand to ``size`` bytes."""
+    """Bytes of a HUFFMAN payload (fixed-width merge table)."""
     if len(payload) < _HUFFMAN_HEAD.size:
         raise GageBPEError("HUFFMAN block shorter than its header")
     n_merges, n_ids, length_bytes, bitmap = _HUFFMAN_HEAD.unpack_from(payload)
     terminals = _terminals(bitmap)
-    n_terminals = len(terminals)
-    if n_ids > size or n_merges >= size or n_terminals == 0:
-        raise GageBPEError("HUFFMAN block counts disagree with its size")
-    table_bits = int(_bits.merge_table_bits(n_terminals, n_merges))
-    table_end = _HUFFMAN_HEAD.size + (table_bits + 7) // 8
-    lengths_end = table_end + length_bytes
-    if length_bytes < _LENGTH_CODE_BYTES or lengths_end > len(payload):
-        raise GageBPEError("HUFFMAN block sections overrun its payload")
+    _check_counts(len(terminals), n_merges, n_ids, size)
+    table_bits = int(_bits.merge_table_bits(len(terminals), n_merges))
     body = np.frombuffer(payload, np.uint8)
-    table = body[_HUFFMAN_HEAD.size:table_end]
+    table = _section(body, _HUFFMAN_HEAD.size, (table_bits + 7) // 8)
     _check_padding(table, table_bits)
-    nibbles = body[table_end:table_end + _LENGTH_CODE_BYTES]
+    merges = _unpack_merges(table, n_merges, len(terminals))
+    return _decode_coded(body, _HUFFMAN_HEAD.size + len(table), length_bytes,
+                         merges, n_ids, terminals, size)
+
+
+def decode_sorted(payload, size):
+    """Bytes of a SORTED payload (compact merge table)."""
+    if len(payload) < _SORTED_HEAD.size:
+        raise GageBPEError("SORTED block shorter than its header")
+    n_merges, n_ids, table_bytes, length_bytes, bitmap = _SORTED_HEAD.unpack_from(payload)
+    terminals = _terminals(bitmap)
+    _check_counts(len(terminals), n_merges, n_ids, size)
+    body = np.frombuffer(payload, np.uint8)
+    table = _section(body, _SORTED_HEAD.size, table_bytes)
+    merges = np.empty((n_merges, 2), np.int32)
+    if not _rules.unpack(table, len(terminals), merges):
+        raise GageBPEError("merge table is malformed or refers to an undefined symbol")
+    return _decode_coded(body, _SORTED_HEAD.size + table_bytes, length_bytes,
+                         merges, n_ids, terminals, size)
+
+
+def _check_counts(n_terminals, n_merges, n_ids, size):
+    # Every id expands to at least one byte and every merge removes one id.
+    if n_ids > size or n_merges >= size or n_terminals == 0:
+        raise GageBPEError("block counts disagree with its size")
+
+
+def _section(body, start, length):
+    if start + length > len(body):
+        raise GageBPEError("block sections overrun its payload")
+    return body[start:start + length]
+
+
+def _decode_coded(body, start, length_bytes, merges, n_ids, terminals, size):
+    """Expand the code-length and sequence sections from ``body[start:]``
+    (checked merges ``merges``) to exactly ``size`` bytes."""
+    n_terminals = len(terminals)
+    n_symbols = n_terminals + len(merges)
+    if length_bytes < _LENGTH_CODE_BYTES:
+        raise GageBPEError("code-length section shorter than its header")
+    section = _section(body, start, length_bytes)
+    nibbles = section[:_LENGTH_CODE_BYTES]
     length_code = np.empty(2 * _LENGTH_CODE_BYTES, np.uint8)
     length_code[0::2] = nibbles & 15
     length_code[1::2] = nibbles >> 4
     if length_code[_LENGTH_SYMBOLS:].any():
-        raise GageBPEError("HUFFMAN code-length code padding is not zero")
+        raise GageBPEError("code-length code padding is not zero")
     lengths = _decode_huffman_section(
-        body[table_end + _LENGTH_CODE_BYTES:lengths_end],
-        length_code[:_LENGTH_SYMBOLS], n_terminals + n_merges, "code-length")
-    lengths = lengths.astype(np.uint8)
-    streams, sizes = _huffman_streams(body[lengths_end:], lengths, "sequence",
+        section[_LENGTH_CODE_BYTES:], length_code[:_LENGTH_SYMBOLS], n_symbols,
+        "code-length").astype(np.uint8)
+    streams, sizes = _huffman_streams(body[start + length_bytes:], lengths, "sequence",
                                       _huffman.STREAMS)
-    merges = _unpack_merges(table, n_merges, n_terminals)
     out = np.empty(size + _expand.COPY_WIDTH, np.uint8)
     written = _expand.expand_coded(
         streams, sizes, lengths, merges, n_terminals, terminals,
         _expand.symbol_lengths(merges, n_terminals, size), n_ids, out, size)
     if written != size:
-        raise GageBPEError("HUFFMAN sequence disagrees with its codes or "
+        raise GageBPEError("sequence disagrees with its codes or "
                            "does not expand to the declared size")
     return out[:size].tobytes()
 
 
-def encode(data, min_count=2):
+def encode(data, min_count=2, probe=False):
     """``(coding, payload)`` for one block: the smallest of its codings,
-    preferring the faster to decode on a tie (STORED, PACKED, HUFFMAN)."""
+    preferring the faster to decode on a tie (STORED, PACKED, SORTED).
+    ``probe``: first try a sample of a large block, and skip the merges if
+    they do not pay there."""
     data = bytes(data)
     if not data:
         return STORED, data
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
-    g = grammar.encode(data, min_count=min_count)
+    if (probe and len(data) >= PROBE_FROM
+            and not merges_pay(_probe_sample(data), min_count)):
+        g = grammar.Grammar(np.empty((0, 2), np.int32), grammar.as_ids(data),
+                            np.empty(0, np.int64))
+    else:
+        g = grammar.encode(data, min_count=min_count)
     candidates = [(STORED, data), (PACKED, encode_packed(g, hist)),
-                  (HUFFMAN, encode_huffman(g, hist))]
+                  (SORTED, encode_sorted(g, hist))]
     return min((c for c in candidates if c[1] is not None), key=lambda c: len(c[1]))
+
+
+# Probing: PROBE_SLICES slices of PROBE_SLICE bytes spread over a block of
+# at least PROBE_FROM bytes.  A block whose merges save less than PROBE_GAIN
+# of the sample's estimated size is coded without merges: the engine's time
+# there buys nothing (random or already compressed data, DNA).
+PROBE_SLICES = 4
+PROBE_SLICE = 1 << 16
+PROBE_FROM = 4 * PROBE_SLICES * PROBE_SLICE
+PROBE_GAIN = 0.01
+
+
+def _probe_sample(data):
+    step = len(data) // PROBE_SLICES
+    return b"".join(data[i * step:i * step + PROBE_SLICE] for i in range(PROBE_SLICES))
+
+
+def merges_pay(data, min_count):
+    """Whether merging saves at least PROBE_GAIN of ``data``'s estimated
+    coded size."""
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    g = grammar.encode(data, min_count=min_count)
+    bits = _entropy.prefix_bits(hist, g.merges, g.counts,
+                                _table_estimate(int((hist > 0).sum()), len(g.merges)))
+    return bits.min() < (1 - PROBE_GAIN) * bits[0]
 
 
 def decode(coding, payload, size):
@@ -271,4 +356,6 @@ def decode(coding, payload, size):
         return decode_packed(payload, size)
     if coding == HUFFMAN:
         return decode_huffman(payload, size)
+    if coding == SORTED:
+        return decode_sorted(payload, size)
     raise GageBPEError(f"unknown block coding {coding}")

@@ -61,9 +61,9 @@ def parse_stream_header(buf):
 
 # -- blocks ---------------------------------------------------------------------
 
-def encode_block(data, min_count):
+def encode_block(data, min_count, probe=False):
     """One block of the stream, header included, for ``data`` (non-empty)."""
-    coding, payload = _blocks.encode(data, min_count)
+    coding, payload = _blocks.encode(data, min_count, probe)
     head = BLOCK_HEADER.pack(coding, len(data), len(payload), _crc(data), 0)[:-4]
     return head + struct.pack("<I", _crc(head)) + payload
 

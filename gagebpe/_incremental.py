@@ -25,8 +25,8 @@ class Compressor:
     """
 
     def __init__(self, level=None, *, block_size=None, threads=1):
-        self._min_count, default_block_size = settings(level)
-        self._block_size = _check_block_size(block_size or default_block_size)
+        self._level = settings(level)
+        self._block_size = _check_block_size(block_size or self._level.block_size)
         self._threads = _check_threads(threads)
         self._executor = None
         self._pending = bytearray()
@@ -79,7 +79,7 @@ class Compressor:
         return blocks
 
     def _encode(self, view):
-        return _format.encode_block(view, self._min_count)
+        return _format.encode_block(view, self._level.min_count, self._level.probe)
 
 
 def _check_threads(threads):

@@ -1,32 +1,42 @@
 """Compression levels: what each of 1..9 trades.
 
-A level sets the block size and the smallest pair count worth merging.  The
-merge engine's cost is linear in the block, so bigger blocks cost memory, not
-time per byte; they find longer repeats and spread the merge table over more
-data.  Stopping merges at a higher count skips the long tail of rare pairs,
-where most of the merges are; the time goes mostly to the frequent pairs,
-so the fast levels save less time than they save merges.
+A level sets the block size, the smallest pair count worth merging, and
+whether a large block is first probed with a sample to see if merging pays
+at all.  The merge engine's cost is linear in the block, so bigger blocks
+cost memory, not time per byte; they find longer repeats and spread the
+merge table over more data.  Stopping merges at a higher count skips the
+long tail of rare pairs, where most of the merges are; the time goes mostly
+to the frequent pairs, so the fast levels save less time than they save
+merges.
 """
+from typing import NamedTuple
+
 DEFAULT_LEVEL = 6
 
-# level: (min_count, block_size).  Memory while compressing is about 26
-# bytes per byte of a block (docs/FORMAT.md has no say in it: a decoder
-# needs only the block and its output).
+
+class Level(NamedTuple):
+    min_count: int
+    block_size: int
+    probe: bool
+
+
+# Memory while compressing is about 26 bytes per byte of a block; a decoder
+# needs only the block and its output.
 LEVELS = {
-    1: (8, 1 << 20),
-    2: (6, 1 << 20),
-    3: (6, 1 << 21),
-    4: (5, 1 << 21),
-    5: (5, 1 << 22),
-    6: (4, 1 << 22),
-    7: (3, 1 << 23),
-    8: (2, 1 << 24),
-    9: (2, 1 << 25),
+    1: Level(8, 1 << 20, True),
+    2: Level(6, 1 << 20, True),
+    3: Level(6, 1 << 21, True),
+    4: Level(5, 1 << 21, True),
+    5: Level(5, 1 << 22, True),
+    6: Level(4, 1 << 22, True),
+    7: Level(3, 1 << 23, True),
+    8: Level(2, 1 << 24, True),
+    9: Level(2, 1 << 25, False),
 }
 
 
 def settings(level=None):
-    """``(min_count, block_size)`` for ``level`` (None means the default)."""
+    """The ``Level`` for ``level`` 1..9 (None means the default)."""
     if level is None:
         level = DEFAULT_LEVEL
     if level not in LEVELS:

@@ -1,0 +1,203 @@
+"""The merge table in compact form: rules grouped by depth, sorted, Rice-coded.
+
+A rule's depth is one more than the deeper of its two halves (terminals have
+depth 0).  Rules of one depth refer only to shallower symbols, so they may be
+numbered in any order after those: numbering them by (left, right) makes
+their codes ``left * limit + right`` increasing (``limit`` is the number of
+symbols defined before that depth), and the gaps between codes are small.
+The merge order carries no information the decoder needs, which is what
+this saves: about log2(m!) bits for a depth of m rules.
+
+Bits are written least significant first (as in ``_bits``).  A depth is
+``m`` (Elias gamma), a Rice parameter ``k`` (6 bits), then m gaps, each in
+unary (q zeros, a one) and k low bits; docs/FORMAT.md has the exact layout.
+"""
+import numpy as np
+from numba import njit
+
+from ._bits import _bit_length, _put
+
+K_BITS = 6
+
+
+@njit(cache=True, nogil=True)
+def canonical(merges, n_terminals):
+    """``(order, sizes)``: ``order[s]`` is symbol s's new number (terminals
+    keep theirs), ``sizes[j]`` the number of rules of depth j + 1.  New
+    numbers follow depth, then (left, right) in new numbers."""
+    d = merges.shape[0]
+    depth = np.zeros(n_terminals + d, np.int64)
+    for k in range(d):
+        depth[n_terminals + k] = 1 + max(depth[merges[k, 0]], depth[merges[k, 1]])
+    n_levels = depth.max() if d else 0
+    sizes = np.zeros(n_levels + 1, np.int64)
+    for k in range(d):
+        sizes[depth[n_terminals + k]] += 1
+    starts = np.zeros(n_levels + 2, np.int64)
+    for j in range(n_levels + 1):
+        starts[j + 1] = starts[j] + sizes[j]
+    by_depth = np.empty(d, np.int64)  # merges, grouped by depth
+    fill = starts.copy()
+    for k in range(d):
+        j = depth[n_terminals + k]
+        by_depth[fill[j]] = k
+        fill[j] += 1
+    order = np.empty(n_terminals + d, np.int32)
+    order[:n_terminals] = np.arange(n_terminals)
+    limit = n_terminals
+    for j in range(1, n_levels + 1):
+        level = by_depth[starts[j]:starts[j + 1]]
+        keys = np.empty(level.shape[0], np.int64)
+        for i in range(level.shape[0]):
+            k = level[i]
+            keys[i] = np.int64(order[merges[k, 0]]) * limit + order[merges[k, 1]]
+        ranked = level[np.argsort(keys, kind="mergesort")]
+        for i in range(ranked.shape[0]):
+            order[n_terminals + ranked[i]] = limit + i
+        limit += ranked.shape[0]
+    return order, sizes[1:]
+
+
+@njit(cache=True, nogil=True)
+def _rice_parameter(gaps, max_k):
+    """The k in 0..max_k that codes ``gaps`` in the fewest bits."""
+    best_k = 0
+    best = np.int64(-1)
+    for k in range(max_k + 1):
+        bits = np.int64(gaps.shape[0]) * (k + 1)
+        for g in gaps:
+            bits += g >> k
+        if best < 0 or bits < best:
+            best, best_k = bits, k
+    return best_k
+
+
+@njit(cache=True, nogil=True)
+def _put_unary(out, acc, nbits, pos, q):
+    while q >= 32:
+        acc, nbits, pos = _put(out, acc, nbits, pos, 0, 32)
+        q -= 32
+    return _put(out, acc, nbits, pos, 1 << q, q + 1)
+
+
+@njit(cache=True, nogil=True)
+def _max_k(limit):
+    return min(2 * _bit_length(limit - 1), (1 << K_BITS) - 2)
+
+
+@njit(cache=True, nogil=True)
+def pack(merges, sizes, n_terminals):
+    """The table of ``merges`` (distinct rules in canonical numbering, depth
+    sizes ``sizes``) as bytes."""
+    d = merges.shape[0]
+    # A depth costs at most 2*32+1 bits for m, K_BITS for k, and each rule at
+    # most 2*w+1 bits (what k = max_k would cost).
+    bound = sizes.shape[0] * (65 + K_BITS) + d * (2 * _bit_length(n_terminals + d) + 1)
+    out = np.zeros(bound // 8 + 9, np.uint8)
+    acc = np.uint64(0)
+    nbits = 0
+    pos = 0
+    first = 0
+    limit = n_terminals
+    for m in sizes:
+        acc, nbits, pos = _put_unary(out, acc, nbits, pos, _bit_length(m) - 1)
+        acc, nbits, pos = _put(out, acc, nbits, pos, m & ((1 << (_bit_length(m) - 1)) - 1),
+                               _bit_length(m) - 1)
+        gaps = np.empty(m, np.int64)
+        previous = np.int64(-1)
+        for i in range(m):
+            code = np.int64(merges[first + i, 0]) * limit + merges[first + i, 1]
+            if code <= previous:
+                raise ValueError("merge table is not in canonical order")
+            gaps[i] = code - previous - 1
+            previous = code
+        k = _rice_parameter(gaps, _max_k(limit))
+        acc, nbits, pos = _put(out, acc, nbits, pos, k, K_BITS)
+        for g in gaps:
+            acc, nbits, pos = _put_unary(out, acc, nbits, pos, g >> k)
+            acc, nbits, pos = _put(out, acc, nbits, pos, g & ((1 << k) - 1), k)
+        first += m
+        limit += m
+    if nbits > 0:
+        out[pos] = np.uint8(acc & np.uint64(0xFF))
+        pos += 1
+    return out[:pos]
+
+
+@njit(cache=True, nogil=True)
+def _bits(buf, bitpos, width):
+    """``width`` (<= 57) bits at ``bitpos``, or -1 past the end of ``buf``."""
+    if bitpos + width > buf.shape[0] * 8:
+        return -1
+    value = 0
+    got = 0
+    while got < width:
+        byte = (bitpos + got) >> 3
+        shift = (bitpos + got) & 7
+        take = min(8 - shift, width - got)
+        value |= ((np.int64(buf[byte]) >> shift) & ((1 << take) - 1)) << got
+        got += take
+    return value
+
+
+@njit(cache=True, nogil=True)
+def _unary(buf, bitpos, most):
+    """The count of zeros before the next one bit, or -1 if it exceeds
+    ``most`` or the buffer ends first."""
+    q = 0
+    end = buf.shape[0] * 8
+    while bitpos + q < end:
+        if (buf[(bitpos + q) >> 3] >> ((bitpos + q) & 7)) & 1:
+            return q
+        q += 1
+        if q > most:
+            return -1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def unpack(buf, n_terminals, merges):
+    """Fill the (d, 2) table ``merges`` from ``buf``, which must hold it
+    exactly (zero padding bits in its last byte).  Returns False if it does
+    not: a depth larger than the rules left, a code out of range, a field
+    past the end, or bytes to spare."""
+    d = merges.shape[0]
+    bitpos = 0
+    done = 0
+    limit = n_terminals
+    while done < d:
+        n = _unary(buf, bitpos, 32)
+        if n < 0:
+            return False
+        bitpos += n + 1
+        low = _bits(buf, bitpos, n)
+        if low < 0:
+            return False
+        bitpos += n
+        m = (1 << n) | low
+        k = _bits(buf, bitpos, K_BITS)
+        if m > d - done or k < 0 or k > _max_k(limit):
+            return False
+        bitpos += K_BITS
+        end = np.int64(limit) * limit  # codes lie below limit * limit
+        code = np.int64(-1)
+        for i in range(m):
+            q = _unary(buf, bitpos, (end - code - 1) >> k)
+            if q < 0:
+                return False
+            bitpos += q + 1
+            r = _bits(buf, bitpos, k)
+            if r < 0:
+                return False
+            bitpos += k
+            code += 1 + ((np.int64(q) << k) | r)
+            if code >= end:
+                return False
+            merges[done + i, 0] = code // limit
+            merges[done + i, 1] = code % limit
+        done += m
+        limit += m
+    nbytes = (bitpos + 7) >> 3
+    if nbytes != buf.shape[0]:
+        return False
+    return bitpos & 7 == 0 or (buf[nbytes - 1] >> (bitpos & 7)) == 0

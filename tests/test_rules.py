@@ -1,0 +1,120 @@
+"""The compact merge table: canonical order, round trips, malformed tables."""
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import gagebpe
+from gagebpe import _blocks, _rules, grammar, sample
+
+DATA = Path(__file__).parent / "data"
+
+
+def random_merges(rng, n_terminals, n_merges, chain=False):
+    """Distinct rules, merge k over symbols below n_terminals + k (as BPE
+    makes them); with ``chain``, each uses the one before (depth k + 1)."""
+    merges, seen = [], set()
+    for k in range(n_merges):
+        limit = n_terminals + k
+        pair = tuple(int(x) for x in rng.integers(0, limit, 2))
+        if (chain and k) or pair in seen:
+            pair = (limit - 1, pair[1])  # the newest symbol: never used yet
+        seen.add(pair)
+        merges.append(pair)
+    return np.array(merges, np.int32).reshape(-1, 2)
+
+
+def canonical_table(merges, n_terminals):
+    order, sizes = _rules.canonical(merges, n_terminals)
+    table = np.empty_like(merges)
+    table[order[n_terminals:] - n_terminals] = order[merges]
+    return order, sizes, table
+
+
+def expansions(merges, n_terminals, base=1_000_003, prime=(1 << 61) - 1):
+    """Each symbol's expansion as (length, polynomial hash): expansions
+    double with depth, so they are compared by fingerprint."""
+    words = [(1, t + 1) for t in range(n_terminals)]
+    for a, b in merges:
+        (la, ha), (lb, hb) = words[a], words[b]
+        words.append((la + lb, (ha * pow(base, lb, prime) + hb) % prime))
+    return words
+
+
+@given(st.integers(1, 300), st.integers(0, 300), st.booleans(), st.integers(0, 2**32))
+def test_canonical_table_round_trips_and_keeps_every_expansion(
+        n_terminals, n_merges, chain, seed):
+    merges = random_merges(np.random.default_rng(seed), n_terminals, n_merges, chain)
+    order, sizes, table = canonical_table(merges, n_terminals)
+    assert sizes.sum() == n_merges
+    if chain:
+        assert len(sizes) == n_merges
+    # A topological numbering: every rule refers to earlier symbols ...
+    grammar.check_merges(table, n_terminals)
+    # ... and symbol s of the old table expands as order[s] of the new one.
+    old, new = expansions(merges, n_terminals), expansions(table, n_terminals)
+    assert [new[s] for s in order] == old
+    packed = _rules.pack(table, sizes, n_terminals)
+    out = np.empty_like(table)
+    assert _rules.unpack(packed, n_terminals, out)
+    assert np.array_equal(out, table)
+
+
+def packed_example():
+    merges = random_merges(np.random.default_rng(7), 40, 200)
+    _, sizes, table = canonical_table(merges, 40)
+    return table, _rules.pack(table, sizes, 40)
+
+
+def test_unpack_rejects_malformed_tables():
+    table, packed = packed_example()
+    out = np.empty_like(table)
+    assert _rules.unpack(packed, 40, out)
+    for cut in range(len(packed)):  # every truncation
+        assert not _rules.unpack(packed[:cut], 40, out)
+    assert not _rules.unpack(np.append(packed, np.uint8(0)), 40, out)  # bytes to spare
+    assert not _rules.unpack(packed, 40, np.empty((len(table) - 1, 2), np.int32))
+    zeros = np.zeros(64, np.uint8)  # unary codes that never end
+    assert not _rules.unpack(zeros, 40, out)
+    ones = np.full(64, 255, np.uint8)  # m = 1 with k past its bound
+    assert not _rules.unpack(ones, 40, out)
+
+
+def test_unpack_rejects_codes_out_of_range():
+    # One depth of one rule, k = 0, gap 40 * 40: code limit * limit.
+    bits = "1" + format(0, "06b")[::-1] + "0" * 1600 + "1"
+    bits += "0" * (-len(bits) % 8)
+    table = np.array([int(bits[i:i + 8][::-1], 2) for i in range(0, len(bits), 8)],
+                     np.uint8)
+    assert not _rules.unpack(table, 40, np.empty((1, 2), np.int32))
+    table_ok = np.array([0b10000001, 0], np.uint8)  # gap 0: rule (0, 0)
+    out = np.empty((1, 2), np.int32)
+    assert _rules.unpack(table_ok[:1], 40, out) and out.tolist() == [[0, 0]]
+
+
+def test_sorted_blocks_are_smaller_than_fixed_width_tables():
+    text = sample.sample(200_000)
+    hist = np.bincount(np.frombuffer(text, np.uint8), minlength=256)
+    g = grammar.encode(text)
+    assert len(_blocks.encode_sorted(g, hist)) < 0.97 * len(_blocks.encode_packed(g, hist))
+
+
+@pytest.mark.parametrize("name", ["v0.1-level6.gbpe", "v0.1-blocks.gbpe"])
+def test_streams_written_by_version_0_1_stay_readable(name):
+    # Written by gagebpe 0.1.0 (HUFFMAN blocks, fixed-width merge tables)
+    # from gagebpe.sample.sample(30000).
+    data = gagebpe.decompress((DATA / name).read_bytes())
+    assert hashlib.sha256(data).hexdigest() == (
+        "f660804f5fa9da730f4d79602490fbae53ce33b36f31e1d71e0f8b066146103a")
+
+
+def test_probe_skips_merges_only_where_they_do_not_pay():
+    noise = np.random.default_rng(1).integers(0, 256, 1 << 20, dtype=np.uint8).tobytes()
+    text = sample.sample(1 << 20)
+    assert not _blocks.merges_pay(_blocks._probe_sample(noise), 4)
+    assert _blocks.merges_pay(_blocks._probe_sample(text), 4)
+    coding, payload = _blocks.encode(noise, 4, probe=True)
+    assert _blocks.decode(coding, payload, len(noise)) == noise
+    assert gagebpe.decompress(gagebpe.compress(noise + text)) == noise + text
