@@ -156,6 +156,20 @@ def _unary(buf, bitpos, most):
 
 
 @njit(cache=True, nogil=True)
+def _rice(buf, bitpos, most, k):
+    """``(q << k | r, bitpos after it)`` for the unary q (at most ``most``)
+    and the k bits r at ``bitpos``, or ``(-1, bitpos)`` if the code is
+    malformed or runs past ``buf``."""
+    q = _unary(buf, bitpos, most)
+    if q < 0:
+        return -1, bitpos
+    r = _bits(buf, bitpos + q + 1, k)
+    if r < 0:
+        return -1, bitpos
+    return (np.int64(q) << k) | r, bitpos + q + 1 + k
+
+
+@njit(cache=True, nogil=True)
 def unpack(buf, n_terminals, merges):
     """Fill the (d, 2) table ``merges`` from ``buf``, which must hold it
     exactly (zero padding bits in its last byte).  Returns False if it does
@@ -166,31 +180,20 @@ def unpack(buf, n_terminals, merges):
     done = 0
     limit = n_terminals
     while done < d:
-        n = _unary(buf, bitpos, 32)
-        if n < 0:
+        n, bitpos = _rice(buf, bitpos, 32, 0)  # gamma: n, then n low bits
+        low = _bits(buf, bitpos, n) if n >= 0 else -1
+        k = _bits(buf, bitpos + n, K_BITS) if low >= 0 else -1
+        if k < 0 or k > _max_k(limit) or (1 << n) + low > d - done:
             return False
-        bitpos += n + 1
-        low = _bits(buf, bitpos, n)
-        if low < 0:
-            return False
-        bitpos += n
-        m = (1 << n) | low
-        k = _bits(buf, bitpos, K_BITS)
-        if m > d - done or k < 0 or k > _max_k(limit):
-            return False
-        bitpos += K_BITS
+        m = (1 << n) + low
+        bitpos += n + K_BITS
         end = np.int64(limit) * limit  # codes lie below limit * limit
         code = np.int64(-1)
         for i in range(m):
-            q = _unary(buf, bitpos, (end - code - 1) >> k)
-            if q < 0:
+            gap, bitpos = _rice(buf, bitpos, (end - code - 1) >> k, k)
+            if gap < 0:
                 return False
-            bitpos += q + 1
-            r = _bits(buf, bitpos, k)
-            if r < 0:
-                return False
-            bitpos += k
-            code += 1 + ((np.int64(q) << k) | r)
+            code += 1 + gap
             if code >= end:
                 return False
             merges[done + i, 0] = code // limit
