@@ -4,6 +4,7 @@ in one run, and print per-file and total ratio, MB/s and peak memory.
     python benchmarks/bench.py                      # Canterbury, or the built-in sample
     python benchmarks/bench.py DIR --levels 1,6,9 --repeat 3 --readme README.md --chart docs/benchmark.png
     python benchmarks/bench.py --scaling            # 1, 4, 16, 64 MB of the built-in sample
+    python benchmarks/bench.py --threads-only       # the corpus as one stream, 1 and 2 threads
 
 Every codec's output is decompressed and compared with the input; a mismatch
 stops the run.  Speeds are the total bytes over the total of each file's
@@ -25,6 +26,7 @@ import zlib
 from pathlib import Path
 
 import gagebpe
+import gagebpe.levels
 from gagebpe.sample import sample
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,6 +192,29 @@ def scaling(level, sizes_mb=(1, 4, 16, 64)):
     return "\n".join(lines)
 
 
+def threads_case(corpus, level, repeat, counts=(1, 2)):
+    """The corpus as one stream (its files concatenated in name order), so
+    that its blocks can be coded in parallel: MB/s with each thread count,
+    and the speed-up over one thread."""
+    data = b"".join(corpus.values())
+    lines = [f"Threads: the corpus as one stream ({len(data):,} bytes, "
+             f"{-(-len(data) // gagebpe.levels.settings(level).block_size)} blocks), "
+             f"level {level}, best of {repeat}.", "",
+             "| threads | compress MB/s | decompress MB/s | compress speed-up "
+             "| decompress speed-up |", "|---:|---:|---:|---:|---:|"]
+    first = None
+    for n in counts:
+        blob, t_comp, _ = measure(lambda d: gagebpe.compress(d, level, threads=n), data, repeat)
+        restored, t_dec, _ = measure(lambda b: gagebpe.decompress(b, threads=n), blob, repeat)
+        if restored != data:
+            sys.exit(f"threads={n}: round trip failed")
+        first = first or (t_comp, t_dec)
+        lines.append(f"| {n} | {len(data) / t_comp / 1e6:.2f} | {len(data) / t_dec / 1e6:.1f} "
+                     f"| {first[0] / t_comp:.2f}x | {first[1] / t_dec:.2f}x |")
+        print(lines[-1], flush=True)
+    return "\n".join(lines)
+
+
 def per_file_table(rows, corpus):
     names = list(rows)
     lines = ["| file | bytes | " + " | ".join(names) + " |",
@@ -238,6 +263,8 @@ def main(argv=None):
     parser.add_argument("--chart", type=Path, help="write a PNG chart here")
     parser.add_argument("--scaling", action="store_true",
                         help="run the scaling case (1-64 MB) instead")
+    parser.add_argument("--threads-only", action="store_true",
+                        help="run only the threads case (the corpus as one stream)")
     parser.add_argument("--memory-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -252,6 +279,9 @@ def main(argv=None):
         print(scaling(int(args.levels.split(",")[0])))
         return
     corpus = load_corpus(args.corpus)
+    if args.threads_only:
+        print(threads_case(corpus, gagebpe.DEFAULT_LEVEL, args.repeat))
+        return
     codecs = gagebpe_codecs([int(x) for x in args.levels.split(",")])
     available = peers()
     if args.memory_child:
@@ -276,14 +306,15 @@ def main(argv=None):
             per_file[fname] = row[:4] + peaks[fname]
     print(per_file_table(rows, corpus) + "\n")
     table = total_table(rows)
-    print(table)
+    print(table + "\n")
+    threads = threads_case(corpus, gagebpe.DEFAULT_LEVEL, args.repeat)
     if args.chart:
         chart(rows, args.chart)
     if args.readme:
         note = (f"{len(corpus)} files, {size:,} bytes, one process, one thread, "
                 f"best of {args.repeat}; `python benchmarks/bench.py "
                 f"--levels {args.levels} --repeat {args.repeat}`.")
-        write_readme(args.readme, table + "\n\n" + note)
+        write_readme(args.readme, table + "\n\n" + note + "\n\n" + threads)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,7 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
     if table.shape[0] == 0:
         return -1
     dtable, sub_bits = _huffman.decode_table(code_lengths)
+    dtable = _phrase_entries(dtable, offsets, lengths)
     padded, base, bitpos = _huffman.streams(section, sizes)
     m = sizes.shape[0]
     pos = np.uint64(0)
@@ -99,21 +100,21 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
         p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
         while i + 4 <= n_ids:
             for _ in range(min(_huffman.CHECK_EVERY, (n_ids - i) // 4)):
-                s0, n0 = _huffman.read(padded, p0, dtable, sub_bits)
-                s1, n1 = _huffman.read(padded, p1, dtable, sub_bits)
-                s2, n2 = _huffman.read(padded, p2, dtable, sub_bits)
-                s3, n3 = _huffman.read(padded, p3, dtable, sub_bits)
+                e0, n0 = _huffman.read(padded, p0, dtable, sub_bits)
+                e1, n1 = _huffman.read(padded, p1, dtable, sub_bits)
+                e2, n2 = _huffman.read(padded, p2, dtable, sub_bits)
+                e3, n3 = _huffman.read(padded, p3, dtable, sub_bits)
                 if n0 == 0 or n1 == 0 or n2 == 0 or n3 == 0:
                     return -1
                 p0 += np.uint64(n0)
                 p1 += np.uint64(n1)
                 p2 += np.uint64(n2)
                 p3 += np.uint64(n3)
-                for s in (s0, s1, s2, s3):
-                    n = np.uint64(lengths[s])
+                for e in (e0, e1, e2, e3):
+                    n = np.uint64(e & _PHRASE_MASK)
                     if pos + n > end:
                         return -1
-                    _copy(out, pos, table, offsets[s], n)
+                    _copy(out, pos, table, np.uint64(e >> _PHRASE_BITS), n)
                     pos += n
                 i += 4
             if not (_huffman.within(p0, base, sizes, 0) and _huffman.within(p1, base, sizes, 1)
@@ -124,20 +125,42 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
     while i < n_ids:
         if i % _huffman.CHECK_EVERY == 0 and not _huffman.within(bitpos[k], base, sizes, k):
             return -1
-        s, length = _huffman.read(padded, bitpos[k], dtable, sub_bits)
+        e, length = _huffman.read(padded, bitpos[k], dtable, sub_bits)
         if length == 0:
             return -1
         bitpos[k] += np.uint64(length)
-        n = np.uint64(lengths[s])
+        n = np.uint64(e & _PHRASE_MASK)
         if pos + n > end:
             return -1
-        _copy(out, pos, table, offsets[s], n)
+        _copy(out, pos, table, np.uint64(e >> _PHRASE_BITS), n)
         pos += n
         i += 1
         k = k + 1 if k + 1 < m else 0
     if not _huffman.ends_cleanly(padded, base, sizes, bitpos):
         return -1
     return np.int64(pos)
+
+
+# A phrase entry: offset in the phrase table << _PHRASE_BITS | length; both
+# are at most a block's size (2^26) plus padding.
+_PHRASE_BITS = 27
+_PHRASE_MASK = (1 << _PHRASE_BITS) - 1
+
+
+@njit(cache=True, nogil=True)
+def _phrase_entries(dtable, offsets, lengths):
+    """The Huffman decode table with each symbol replaced by its phrase
+    entry, so that one lookup gives what to copy."""
+    out = np.empty(dtable.shape[0], np.int64)
+    for v in range(dtable.shape[0]):
+        e = np.int64(dtable[v])
+        if (e & 31) == 31 or (e & 31) == 0:  # second-level pointer, or no code
+            out[v] = e
+        else:
+            s = e >> 5
+            phrase = (np.int64(offsets[s]) << _PHRASE_BITS) | lengths[s]
+            out[v] = (phrase << 5) | (e & 31)
+    return out
 
 
 @njit(cache=True, nogil=True)
