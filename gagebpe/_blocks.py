@@ -346,6 +346,16 @@ def merges_pay(data, min_count):
     return bits.min() < (1 - PROBE_GAIN) * bits[0]
 
 
+def merge_count(coding, payload_head):
+    """The number of merges of a block, from its coding and the first four
+    bytes of its payload (where every grammar coding keeps it)."""
+    if coding == STORED:
+        return 0
+    if len(payload_head) < 4:
+        raise GageBPEError("block shorter than its header")
+    return struct.unpack_from("<I", payload_head)[0]
+
+
 def decode(coding, payload, size):
     """Bytes of one block; ``GageBPEError`` if the payload is malformed."""
     if coding == STORED:

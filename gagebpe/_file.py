@@ -9,7 +9,8 @@ import builtins
 import io
 import os
 
-from ._incremental import _TRUNCATED, Compressor, Decompressor
+from ._errors import TRUNCATED
+from ._incremental import Compressor, Decompressor
 
 _MODE_CLOSED, _MODE_READ, _MODE_WRITE = 0, 1, 2
 _READ_SIZE = 1 << 17
@@ -58,7 +59,7 @@ class _DecompressReader(io.RawIOBase):
                 if self._decompressor.needs_input:
                     rawblock = self._fp.read(_READ_SIZE)
                     if not rawblock:
-                        raise EOFError(_TRUNCATED)
+                        raise EOFError(TRUNCATED)
                 else:
                     rawblock = b""
                 data = self._decompressor.decompress(rawblock, size)

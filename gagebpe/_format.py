@@ -7,9 +7,10 @@ streaming classes in ``_stream`` decide when enough bytes have arrived.
 """
 import struct
 import zlib
+from typing import NamedTuple
 
 from . import _blocks
-from ._errors import GageBPEError
+from ._errors import TRUNCATED, GageBPEError
 
 MAGIC = b"GBPE"
 FOOTER_MAGIC = b"EPBG"
@@ -137,3 +138,57 @@ def read_index(stream_bytes):
     if offset != start or sum(e[2] for e in index) != total:
         raise GageBPEError("stream index disagrees with the stream")
     return index
+
+
+# -- description ----------------------------------------------------------------
+
+class StreamInfo(NamedTuple):
+    version: int
+    blocks: int
+    size: int  # original bytes
+    stream_bytes: int
+    merges: int  # over all blocks
+
+
+def describe(fp):
+    """``[StreamInfo, ...]`` for the concatenated streams of the binary file
+    ``fp``, read from its current position to its end, checking every
+    header and the trailers but decoding no block.  Raises like decoding:
+    ``GageBPEError`` for malformed data, ``EOFError`` if cut short."""
+    streams = []
+    while True:
+        head = fp.read(HEADER.size)
+        if not head and streams:
+            return streams
+        _need(head, HEADER.size)
+        max_block_size = parse_stream_header(head)
+        index, merges = [], 0
+        while True:
+            marker = _need(fp.read(1), 1)
+            if marker[0] == END_OF_BLOCKS:
+                check_trailer(marker + _need(fp.read(trailer_size(len(index)) - 1),
+                                             trailer_size(len(index)) - 1), index)
+                break
+            block_head = marker + _need(fp.read(BLOCK_HEADER.size - 1), BLOCK_HEADER.size - 1)
+            coding, size, payload_size, _ = parse_block_header(block_head, max_block_size)
+            payload_head = _need(fp.read(min(4, payload_size)), min(4, payload_size))
+            _skip(fp, payload_size - len(payload_head))
+            merges += _blocks.merge_count(coding, payload_head)
+            index.append((BLOCK_HEADER.size + payload_size, size))
+        stream_bytes = HEADER.size + sum(n for n, _ in index) + trailer_size(len(index))
+        streams.append(StreamInfo(head[4], len(index), sum(s for _, s in index),
+                                  stream_bytes, merges))
+
+
+def _need(data, n):
+    if len(data) < n:
+        raise EOFError(TRUNCATED)
+    return data
+
+
+def _skip(fp, n):
+    if fp.seekable():
+        fp.seek(n, 1)  # a short file shows at the next read
+        return
+    while n > 0:
+        n -= len(_need(fp.read(min(n, 1 << 20)), 1))

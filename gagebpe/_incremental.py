@@ -9,10 +9,9 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from . import _format
-from ._errors import GageBPEError
+from ._errors import TRUNCATED, GageBPEError
 from .levels import settings
 
-_TRUNCATED = "Compressed file ended before the end-of-stream marker was reached"
 
 
 class Compressor:
@@ -33,6 +32,14 @@ class Compressor:
         self._index = []
         self._started = False
         self._finished = False
+
+    @property
+    def block_size(self):
+        return self._block_size
+
+    @property
+    def threads(self):
+        return self._threads
 
     def compress(self, data):
         if self._finished:
@@ -238,7 +245,7 @@ def decompress(data, *, threads=1):
         d = Decompressor(threads=threads)
         results.append(d.decompress(data))
         if not d.eof:
-            raise EOFError(_TRUNCATED)
+            raise EOFError(TRUNCATED)
         data = d.unused_data
         if not data:
             return b"".join(results)

@@ -1,0 +1,474 @@
+"""The ``gagebpe`` command: gzip, xz and zstd conventions over the API.
+
+    gagebpe FILE...        compress each FILE to FILE.gbpe (FILE is kept)
+    gagebpe -d FILE.gbpe   restore FILE
+    gagebpe < in > out     no file, or -, means stdin to stdout
+
+Nothing is lost: output goes to a temporary file beside its target, which
+is flushed, synced and renamed into place only when complete; on any error
+or signal the temporary file is removed and the input is untouched, and
+``--rm`` deletes an input only after its output is in place.  Exit status:
+0 success, 1 an error, 2 a warning (a file skipped) and no error.
+"""
+import argparse
+import os
+import signal
+import stat
+import sys
+import tempfile
+from contextlib import contextmanager
+
+SUFFIX = ".gbpe"
+EXIT_OK, EXIT_ERROR, EXIT_WARNING = 0, 1, 2
+READ_SIZE = 1 << 20  # decompression: input read and output returned per step
+PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
+
+
+class Problem(Exception):
+    """One file's problem, reported on one line; ``warning`` ones only skip
+    the file."""
+
+    def __init__(self, message, warning=False):
+        super().__init__(message)
+        self.warning = warning
+
+
+# Temporary files being written: a signal removes them before the process
+# dies of it.
+_temporary = set()
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        """A usage error is an error (exit 1), as in gzip; 2 means warning."""
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"gagebpe: {message}\n")
+
+
+def parser():
+    p = _Parser(
+        prog="gagebpe", description="Compress or decompress files with "
+        "byte-pair encoding (.gbpe).  With no FILE, or when FILE is -, read "
+        "standard input and write standard output.",
+        epilog="Exit status: 0 OK, 1 error, 2 warning.")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("-z", "--compress", dest="mode", action="store_const",
+                      const="compress", help="compress (the default)")
+    mode.add_argument("-d", "--decompress", "--uncompress", dest="mode",
+                      action="store_const", const="decompress", help="decompress")
+    mode.add_argument("-t", "--test", dest="mode", action="store_const", const="test",
+                      help="check the integrity of compressed files")
+    mode.add_argument("-l", "--list", dest="mode", action="store_const", const="list",
+                      help="list sizes, ratio, blocks and merges of compressed files")
+    p.add_argument("-c", "--stdout", action="store_true",
+                   help="write to standard output, keep input files")
+    p.add_argument("-o", dest="output", metavar="FILE",
+                   help="write the (single) result to FILE")
+    keep = p.add_mutually_exclusive_group()
+    keep.add_argument("-k", "--keep", dest="remove", action="store_false",
+                      help="keep input files (the default)")
+    keep.add_argument("--rm", dest="remove", action="store_true",
+                      help="remove each input file once its output is complete")
+    p.set_defaults(remove=False)
+    p.add_argument("-f", "--force", action="store_true",
+                   help="overwrite targets; read or write compressed data on a "
+                   "terminal; follow non-regular files")
+    p.add_argument("-r", "--recursive", action="store_true",
+                   help="operate on the files in directories, recursively")
+    for n in range(1, 10):
+        p.add_argument(f"-{n}", dest="level", action="store_const", const=n,
+                       help=argparse.SUPPRESS)
+    p.add_argument("--block-size", type=_size, metavar="BYTES",
+                   help="bytes per block (suffixes K, M, G: KiB, MiB, GiB); default set by the level")
+    p.add_argument("-T", "--threads", type=int, default=1, metavar="N",
+                   help="blocks coded in parallel (0: one per core; default 1)")
+    progress = p.add_mutually_exclusive_group()
+    progress.add_argument("--progress", dest="progress", action="store_true", default=None,
+                          help="show a progress bar (needs tqdm)")
+    progress.add_argument("--no-progress", dest="progress", action="store_false",
+                          help="never show a progress bar")
+    p.add_argument("-v", "--verbose", action="count", default=0, help="say more")
+    p.add_argument("-q", "--quiet", action="count", default=0,
+                   help="say nothing but errors (twice: not even those)")
+    p.add_argument("-V", "--version", action="version", version=f"gagebpe {_version()}")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.usage = "gagebpe [-z|-d|-t|-l] [-1..-9] [options] [--] [FILE ...]"
+    return p
+
+
+def _version():
+    from . import __version__
+    return __version__
+
+
+def _size(text):
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    scale = units.get(text[-1:].upper(), 1)
+    try:
+        value = int(text[:-1] if scale > 1 else text) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid size {text!r}") from None
+    return value
+
+
+class Run:
+    """One invocation: the options, the worst status so far, the output."""
+
+    def __init__(self, args):
+        self.args = args
+        self.status = EXIT_OK
+        self.verbosity = 1 + args.verbose - args.quiet
+
+    def say(self, message, level=1):
+        if self.verbosity >= level:
+            print(message, file=sys.stderr)
+
+    def report(self, name, problem):
+        warning = getattr(problem, "warning", False)
+        if not warning:
+            self.status = EXIT_ERROR
+        elif self.status == EXIT_OK:
+            self.status = EXIT_WARNING
+        if self.verbosity >= (1 if warning else 0):
+            print(f"gagebpe: {name}: {problem}", file=sys.stderr)
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    args.mode = args.mode or "compress"
+    run = Run(args)
+    if args.threads < 0:
+        run.report("-T", Problem("threads must be 0 or more"))
+        return run.status
+    files = args.files or ["-"]
+    if args.output and len(files) > 1:
+        run.report("-o", Problem("only one input file may be given with -o"))
+        return run.status
+    _announce_compiling(run)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _die_cleanly)
+    for name in _expand(files, run):
+        try:
+            process(run, name)
+        except Problem as problem:
+            run.report(name, problem)
+    return run.status
+
+
+def _die_cleanly(signum, frame):
+    """Remove the temporary files, then die of the signal.  (Raising here
+    instead would unwind through whatever native code was running.)"""
+    for path in list(_temporary):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _announce_compiling(run):
+    """Say once, when Numba starts compiling (the first run on a machine),
+    why this run is slow."""
+    try:
+        from numba.core import event
+    except ImportError:
+        return
+
+    class Listener(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not Listener.said:
+                Listener.said = True
+                run.say("gagebpe: compiling its kernels for this machine; "
+                        "this happens once and takes a minute")
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", Listener())
+
+
+def _expand(names, run):
+    """The inputs: names as given, directories walked with -r."""
+    for name in names:
+        if name != "-" and os.path.isdir(name):
+            if not run.args.recursive:
+                run.report(name, Problem("is a directory -- ignored", warning=True))
+                continue
+            for root, dirs, files in os.walk(name):
+                dirs.sort()
+                for f in sorted(files):
+                    path = os.path.join(root, f)
+                    if run.args.mode == "compress" and path.endswith(SUFFIX):
+                        continue  # in a tree, already compressed files are skipped
+                    if run.args.mode == "decompress" and not path.endswith(SUFFIX):
+                        continue
+                    yield path
+        else:
+            yield name
+
+
+# -- one file -------------------------------------------------------------------
+
+def process(run, name):
+    args = run.args
+    if args.mode == "list":
+        return list_file(run, name)
+    if name == "-":
+        source, size = sys.stdin.buffer, None
+        if args.mode != "compress" and os.isatty(0) and not args.force:
+            raise Problem("compressed data not read from a terminal; use -f to force")
+    else:
+        source, size = _open_input(run, name)
+    with source if name != "-" else _nothing():
+        if args.mode == "test":
+            _decompress(run, source, size, _Discard(), name)
+            run.say(f"{name}: OK", 2)
+            return
+        target = _target(run, name)
+        if target is None:
+            if args.mode == "compress" and os.isatty(1) and not args.force:
+                raise Problem("compressed data not written to a terminal; use -f to force")
+            out = _StdoutWriter()
+            _code(run, source, size, out, name)
+        else:
+            with _atomic_output(target, args.force, name) as out:
+                _code(run, source, size, out, name)
+    if target is not None and args.remove and name != "-":
+        os.unlink(name)
+
+
+@contextmanager
+def _nothing():
+    yield
+
+
+def _open_input(run, name):
+    try:
+        st = os.stat(name)
+    except OSError as e:
+        raise Problem(e.strerror or str(e)) from None
+    if not stat.S_ISREG(st.st_mode) and not run.args.force:
+        raise Problem("not a regular file -- ignored", warning=True)
+    if run.args.mode == "compress" and name.endswith(SUFFIX) and not run.args.stdout:
+        raise Problem(f"already has {SUFFIX} suffix -- ignored", warning=True)
+    if run.args.mode == "decompress" and not name.endswith(SUFFIX) and not (
+            run.args.stdout or run.args.output):
+        raise Problem("unknown suffix -- ignored", warning=True)
+    try:
+        return open(name, "rb"), st.st_size
+    except OSError as e:
+        raise Problem(e.strerror or str(e)) from None
+
+
+def _target(run, name):
+    """Where the result goes: a path, or None for standard output."""
+    args = run.args
+    if args.output:
+        return None if args.output == "-" else args.output
+    if args.stdout or name == "-":
+        return None
+    return name + SUFFIX if args.mode == "compress" else name[:-len(SUFFIX)]
+
+
+def _code(run, source, size, out, name):
+    if run.args.mode == "compress":
+        _compress(run, source, size, out, name)
+    else:
+        _decompress(run, source, size, out, name)
+
+
+def _compress(run, source, size, out, name):
+    import gagebpe
+    args = run.args
+    try:
+        compressor = gagebpe.Compressor(args.level, block_size=args.block_size,
+                                        threads=args.threads)
+    except ValueError as e:
+        raise Problem(str(e)) from None
+    # Whole blocks for every thread, so that they can be coded side by side.
+    chunk = compressor.block_size * max(1, compressor.threads)
+    done = written = 0
+    with _progress(run, size, name) as bar:
+        while data := _read(source, chunk):
+            written += out.write(compressor.compress(data))
+            done += len(data)
+            bar(len(data), done, written)
+        written += out.write(compressor.flush())
+    _summary(run, name, done, written, done, written)
+
+
+def _decompress(run, source, size, out, name):
+    """Decode the concatenated streams of ``source`` a bounded step at a
+    time: READ_SIZE bytes of input in, at most READ_SIZE bytes out."""
+    import gagebpe
+    decompressor = gagebpe.Decompressor(threads=run.args.threads)
+    read = written = 0
+    with _progress(run, size, name) as bar:
+        while True:
+            if decompressor.eof:
+                if not (data := decompressor.unused_data or _read(source, READ_SIZE)):
+                    break
+                decompressor = gagebpe.Decompressor(threads=run.args.threads)
+            elif decompressor.needs_input:
+                if not (data := _read(source, READ_SIZE)):
+                    raise Problem("unexpected end of file")
+            else:
+                data = b""
+            try:
+                produced = decompressor.decompress(data, READ_SIZE)
+            except gagebpe.GageBPEError as e:
+                raise Problem(f"not valid gagebpe data: {e}") from None
+            read += len(data)
+            written += out.write(produced)
+            bar(len(data), written, read)
+    _summary(run, name, read, written, written, read)
+
+
+def _read(source, n):
+    try:
+        return source.read(n)
+    except OSError as e:
+        raise Problem(f"read error: {e.strerror or e}") from None
+
+
+def _summary(run, name, before, after, original, coded):
+    """With -v: the sizes before and after, and the compression ratio."""
+    ratio = f"{original / coded:.3f}" if coded else "-"
+    run.say(f"{name}: {before:,} -> {after:,} bytes, ratio {ratio}", 2)
+
+
+@contextmanager
+def _progress(run, size, name):
+    """``bar(step, original, coded)``: a tqdm bar over the input on stderr,
+    for a large input when stderr is a terminal (or --progress), else a
+    no-op.  ``original`` and ``coded`` are the bytes so far on each side."""
+    wanted = run.args.progress
+    if wanted is None:
+        wanted = (run.verbosity >= 1 and size is not None and size >= PROGRESS_FROM
+                  and sys.stderr.isatty())
+    tqdm = None
+    if wanted:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            run.say("gagebpe: --progress needs tqdm (pip install tqdm)")
+    if tqdm is None:
+        yield lambda *a, **k: None
+        return
+    with tqdm(total=size, unit="B", unit_scale=True, file=sys.stderr, desc=name,
+              leave=False) as bar:
+        def step(n, original, coded):
+            bar.update(n)
+            if coded:
+                bar.set_postfix(ratio=f"{original / coded:.2f}", refresh=False)
+        yield step
+
+
+# -- listing ----------------------------------------------------------------------
+
+def list_file(run, name):
+    from . import GageBPEError, _format
+    if name == "-":
+        raise Problem("-l needs file names, not standard input")
+    try:
+        with open(name, "rb") as f:
+            streams = _format.describe(f)
+    except OSError as e:
+        raise Problem(e.strerror or str(e)) from None
+    except (GageBPEError, EOFError) as e:
+        raise Problem(f"not valid gagebpe data: {e}") from None
+    if not getattr(run, "listed_header", False):
+        run.listed_header = True
+        print(f"{'compressed':>13} {'uncompressed':>13} {'ratio':>7} {'blocks':>6} "
+              f"{'merges':>9} {'version':>7}  name")
+    coded = sum(s.stream_bytes for s in streams)
+    original = sum(s.size for s in streams)
+    versions = ",".join(sorted({str(s.version) for s in streams}))
+    print(f"{coded:>13,} {original:>13,} {original / max(coded, 1):>7.3f} "
+          f"{sum(s.blocks for s in streams):>6} {sum(s.merges for s in streams):>9,} "
+          f"{versions:>7}  {name}")
+
+
+# -- output -----------------------------------------------------------------------
+
+class _StdoutWriter:
+    """Unbuffered writes to file descriptor 1, so that a write error (a full
+    disk, a closed pipe) is seen where it happens."""
+
+    def write(self, data):
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(1, view)
+            except OSError as e:
+                raise Problem(f"write error: {e.strerror or e}") from None
+            view = view[n:]
+        return len(data)
+
+
+class _Discard:
+    def write(self, data):
+        return len(data)
+
+
+class _FileWriter:
+    def __init__(self, f):
+        self._f = f
+
+    def write(self, data):
+        try:
+            self._f.write(data)
+        except OSError as e:
+            raise Problem(f"write error: {e.strerror or e}") from None
+        return len(data)
+
+
+@contextmanager
+def _atomic_output(target, force, source_name):
+    """A writer for ``target`` through a temporary file in its directory,
+    renamed into place (with the source's mode and times) only on success
+    and removed on any failure or signal."""
+    if os.path.lexists(target) and not force:
+        raise Problem(f"{target} already exists; use -f to overwrite")
+    directory = os.path.dirname(target) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(target)}.",
+                                   suffix=".tmp")
+    except OSError as e:
+        raise Problem(f"cannot write in {directory}: {e.strerror or e}") from None
+    _temporary.add(tmp)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield _FileWriter(f)
+            try:
+                f.flush()
+                os.fsync(f.fileno())
+            except OSError as e:
+                raise Problem(f"write error: {e.strerror or e}") from None
+        if source_name != "-":
+            _copy_metadata(source_name, tmp)
+        if os.path.lexists(target) and not force:
+            raise Problem(f"{target} already exists; use -f to overwrite")
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    finally:
+        _temporary.discard(tmp)
+
+
+def _copy_metadata(source, target):
+    """Mode bits and times, as gzip carries them over."""
+    st = os.stat(source)
+    os.chmod(target, stat.S_IMODE(st.st_mode))
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

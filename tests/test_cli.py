@@ -1,0 +1,303 @@
+"""The command line, run as a real program in subprocesses."""
+import os
+import pty
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from gagebpe.sample import sample
+
+TEXT = sample(200_000)
+CLI = [sys.executable, "-m", "gagebpe"]
+
+
+def gagebpe(*args, input=None, cwd=None, env=None, stdout=subprocess.PIPE, stdin=None):
+    return subprocess.run(CLI + [str(a) for a in args], input=input, cwd=cwd, env=env,
+                          stdout=stdout, stdin=stdin, stderr=subprocess.PIPE,
+                          timeout=600)
+
+
+def one_line_error(result, *words):
+    """stderr is one line per problem, naming the cause; no traceback."""
+    err = result.stderr.decode()
+    assert "Traceback" not in err
+    assert all(w in err for w in words), err
+    return err
+
+
+@pytest.fixture
+def text_file(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(TEXT)
+    os.chmod(path, 0o640)
+    os.utime(path, ns=(1_600_000_000_000_000_000, 1_500_000_000_123_456_789))
+    return path
+
+
+def test_console_script_and_module_agree(text_file, tmp_path):
+    script = Path(sys.executable).with_name("gagebpe")
+    if not script.exists():
+        pytest.skip("console script not installed (pip install -e .)")
+    out = subprocess.run([script, "-c", text_file], capture_output=True, check=True).stdout
+    assert out == gagebpe("-c", text_file).stdout
+
+
+def test_compress_then_decompress_keeps_input_and_metadata(text_file):
+    packed = text_file.with_name("notes.txt.gbpe")
+    assert gagebpe(text_file).returncode == 0
+    assert text_file.read_bytes() == TEXT  # -k is the default
+    st_in, st_out = text_file.stat(), packed.stat()
+    assert (st_out.st_mode & 0o7777) == 0o640
+    assert st_out.st_mtime_ns == st_in.st_mtime_ns
+    text_file.unlink()
+    assert gagebpe("-d", packed).returncode == 0
+    assert text_file.read_bytes() == TEXT and packed.exists()
+    assert text_file.stat().st_mtime_ns == st_in.st_mtime_ns
+    assert not list(text_file.parent.glob(".*.tmp"))
+
+
+def test_pipes_and_dash(text_file):
+    blob = gagebpe(input=TEXT).stdout
+    assert gagebpe("-d", input=blob).stdout == TEXT
+    assert gagebpe("-d", "-", input=blob).stdout == TEXT
+    assert gagebpe("-dc", "--", "-", input=blob).stdout == TEXT
+    assert gagebpe("-c", text_file).stdout == blob
+    assert gagebpe("-z", "-c", text_file).stdout == blob
+
+
+def test_output_option(text_file, tmp_path):
+    target = tmp_path / "elsewhere.bin"
+    assert gagebpe("-o", target, text_file).returncode == 0
+    assert gagebpe("-d", "-o", tmp_path / "back.txt", target).returncode == 0
+    assert (tmp_path / "back.txt").read_bytes() == TEXT
+    result = gagebpe("-o", target, text_file, text_file)
+    assert result.returncode == 1
+    one_line_error(result, "only one input")
+
+
+def test_existing_target_is_refused_unless_forced(text_file):
+    packed = text_file.with_name("notes.txt.gbpe")
+    packed.write_bytes(b"precious")
+    result = gagebpe(text_file)
+    assert result.returncode == 1
+    one_line_error(result, "notes.txt", "already exists")
+    assert packed.read_bytes() == b"precious"
+    assert gagebpe("-f", text_file).returncode == 0
+    assert gagebpe("-dc", packed).stdout == TEXT
+
+
+def test_rm_removes_input_only_after_success(text_file, tmp_path):
+    packed = text_file.with_name("notes.txt.gbpe")
+    assert gagebpe("--rm", text_file).returncode == 0
+    assert not text_file.exists() and packed.exists()
+    bad = tmp_path / "bad.txt.gbpe"
+    blob = bytearray(packed.read_bytes())
+    blob[len(blob) // 2] ^= 0xFF
+    bad.write_bytes(blob)
+    result = gagebpe("-d", "--rm", bad)
+    assert result.returncode == 1
+    one_line_error(result, "bad.txt.gbpe")
+    assert bad.exists() and not (tmp_path / "bad.txt").exists()
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_unknown_suffix_is_a_warning(text_file):
+    result = gagebpe("-d", text_file)
+    assert result.returncode == 2
+    one_line_error(result, "notes.txt", "unknown suffix")
+    assert gagebpe("-q", "-d", text_file).stderr == b""
+    packed = text_file.with_name("notes.txt.gbpe")
+    gagebpe(text_file)
+    result = gagebpe(packed)  # compressing a .gbpe again
+    assert result.returncode == 2
+    one_line_error(result, "already has .gbpe suffix")
+
+
+def test_error_beats_warning_and_the_run_goes_on(text_file, tmp_path):
+    already = tmp_path / "old.gbpe"
+    already.write_bytes(b"anything")
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"other " * 100)
+    result = gagebpe(tmp_path / "missing.txt", text_file, already, other)
+    assert result.returncode == 1
+    err = one_line_error(result, "missing.txt", "old.gbpe")
+    assert len(err.strip().splitlines()) == 2
+    assert other.with_name("other.txt.gbpe").exists()
+    assert text_file.with_name("notes.txt.gbpe").exists()
+
+
+def test_test_mode_reports_corruption(text_file):
+    gagebpe(text_file)
+    packed = text_file.with_name("notes.txt.gbpe")
+    good = gagebpe("-tv", packed)
+    assert good.returncode == 0 and b"OK" in good.stderr
+    blob = bytearray(packed.read_bytes())
+    blob[100] ^= 0x10
+    packed.write_bytes(blob)
+    bad = gagebpe("-t", packed)
+    assert bad.returncode == 1
+    one_line_error(bad, "notes.txt.gbpe", "not valid gagebpe data")
+    cut = gagebpe("-t", input=bytes(blob[:-30]))
+    assert cut.returncode == 1
+    one_line_error(cut, "-")
+
+
+def test_list(text_file):
+    gagebpe("--block-size", "64K", text_file)
+    packed = text_file.with_name("notes.txt.gbpe")
+    out = gagebpe("-l", packed).stdout.decode().splitlines()
+    assert out[0].split() == ["compressed", "uncompressed", "ratio", "blocks",
+                              "merges", "version", "name"]
+    coded, original, ratio, blocks, merges, version, name = out[1].split()
+    assert int(coded.replace(",", "")) == packed.stat().st_size
+    assert int(original.replace(",", "")) == len(TEXT)
+    assert int(blocks) == 4 and int(merges.replace(",", "")) > 100
+    assert version == "1" and name == str(packed)
+    assert abs(float(ratio) - len(TEXT) / packed.stat().st_size) < 0.001
+
+
+def test_recursive(tmp_path):
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "a.txt").write_bytes(TEXT[:5000])
+    (tree / "sub" / "b.txt").write_bytes(TEXT[5000:9000])
+    result = gagebpe(tree)
+    assert result.returncode == 2
+    one_line_error(result, "is a directory")
+    assert gagebpe("-r", tree).returncode == 0
+    assert (tree / "sub" / "b.txt.gbpe").exists()
+    assert gagebpe("-r", tree).returncode == 1  # every target exists now
+    for f in ("a.txt", "sub/b.txt"):
+        (tree / f).unlink()
+    assert gagebpe("-rd", tree).returncode == 0
+    assert (tree / "sub" / "b.txt").read_bytes() == TEXT[5000:9000]
+
+
+def test_levels_block_size_and_threads(text_file):
+    out1 = gagebpe("-1", "-c", text_file).stdout
+    out9 = gagebpe("-9", "-c", text_file).stdout
+    assert out1 != out9
+    small = gagebpe("--block-size", "16K", "-T", "1", "-c", text_file).stdout
+    assert gagebpe("--block-size", "16K", "-T", "2", "-c", text_file).stdout == small
+    assert gagebpe("--block-size", "16K", "-T", "0", "-c", text_file).stdout == small
+    for blob in (out1, out9, small):
+        assert gagebpe("-d", "-T", "2", input=blob).stdout == TEXT
+    bad = gagebpe("--block-size", "1G", "-c", text_file)
+    assert bad.returncode == 1
+    one_line_error(bad, "block_size")
+    usage = gagebpe("--block-size", "lots", text_file)
+    assert usage.returncode == 1
+    one_line_error(usage, "invalid size")
+
+
+def test_version_and_help():
+    import gagebpe as g
+    result = gagebpe("-V")
+    assert result.returncode == 0 and g.__version__ in result.stdout.decode()
+    result = gagebpe("-h")
+    assert result.returncode == 0 and b"--decompress" in result.stdout
+
+
+def test_terminal_is_refused_for_compressed_data(text_file, tmp_path):
+    small = tmp_path / "small.txt"  # its output fits the terminal's buffer
+    small.write_bytes(TEXT[:2000])
+    controller, terminal = pty.openpty()
+    try:
+        result = gagebpe("-c", text_file, stdout=terminal)
+        assert result.returncode == 1
+        one_line_error(result, "terminal")
+        result = gagebpe("-d", stdin=terminal)
+        assert result.returncode == 1
+        one_line_error(result, "terminal")
+        result = gagebpe("-f", "-c", small, stdout=terminal)
+        assert result.returncode == 0
+        assert os.read(controller, 4) == b"GBPE"
+    finally:
+        os.close(controller)
+        os.close(terminal)
+
+
+def test_full_disk_is_an_error():
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "wb") as full:
+        result = gagebpe("-c", input=TEXT, stdout=full)
+    assert result.returncode == 1
+    one_line_error(result, "No space left")
+
+
+def test_sigterm_leaves_no_partial_output(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_bytes(sample(24 << 20))
+    proc = subprocess.Popen(CLI + ["-1", str(big)], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 300
+    while not list(tmp_path.glob(".big.txt.gbpe.*.tmp")):
+        assert proc.poll() is None, "finished before it could be interrupted"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(1)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=120) == -signal.SIGTERM
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]
+    assert big.stat().st_size == 24 << 20
+
+
+@pytest.fixture
+def shared_tmp():
+    """A temporary directory that another user can enter (pytest's own are
+    private to this user)."""
+    path = Path(tempfile.mkdtemp(prefix="gagebpe-"))
+    os.chmod(path, 0o755)
+    yield path
+    for p in [path, *path.rglob("*")]:
+        if p.is_dir() and not p.is_symlink():
+            os.chmod(p, 0o755)
+    shutil.rmtree(path)
+
+
+def test_read_only_package_caches_kernels_for_the_user(shared_tmp):
+    """With the package directory read-only, Numba caches in the user's
+    cache directory: the first run says it is compiling, the second does
+    not and is much faster."""
+    package = Path(__file__).resolve().parents[1] / "gagebpe"
+    root = shared_tmp / "site"
+    shutil.copytree(package, root / "gagebpe",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [root, *root.rglob("*")]:
+        os.chmod(path, 0o555 if path.is_dir() else 0o444)
+    home = shared_tmp / "home"
+    home.mkdir()
+    os.chmod(home, 0o777)
+    small = shared_tmp / "small.txt"
+    small.write_bytes(TEXT[:1000])
+    os.chmod(small, 0o644)
+    as_user = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv: cannot test a read-only directory")
+        as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(PYTHONPATH=str(root), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
+    # Run from the temporary directory, so that ``-m`` finds the read-only
+    # copy rather than a checkout in the working directory.
+    command = as_user + [sys.executable, "-m", "gagebpe", "-c", "small.txt"]
+    runs = []
+    for _ in range(2):
+        start = time.monotonic()
+        result = subprocess.run(command, env=env, cwd=shared_tmp, capture_output=True,
+                                timeout=900)
+        runs.append((result, time.monotonic() - start))
+    (cold, cold_s), (warm, warm_s) = runs
+    assert cold.returncode == 0 and warm.returncode == 0, cold.stderr + warm.stderr
+    assert b"compiling" in cold.stderr
+    assert b"compiling" not in warm.stderr
+    assert cold.stdout == warm.stdout == gagebpe("-c", small).stdout
+    assert list((home / "cache").rglob("*.nbi")), "no kernel cache in the user directory"
+    assert not list(root.rglob("*.nbi"))
+    assert warm_s < cold_s / 3
