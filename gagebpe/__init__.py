@@ -10,13 +10,34 @@ Malformed data raises ``GageBPEError``; data cut short raises ``EOFError``.
 ``gagebpe.grammar`` exposes the BPE grammar (merge table and symbol
 sequence) itself.  The format is specified in docs/FORMAT.md.
 """
-from . import grammar
+import importlib
+
 from ._errors import GageBPEError
-from ._file import GageBPEFile, open
-from ._incremental import Compressor, Decompressor, compress, decompress
 from .levels import DEFAULT_LEVEL
 
 __version__ = "0.1.0"
 
+# The rest loads on first use (PEP 562), so that the command line can decide
+# whether a job is worth loading Numba for before anything imports it.
+_LAZY = {
+    "GageBPEFile": "_file", "open": "_file",
+    "Compressor": "_incremental", "Decompressor": "_incremental",
+    "compress": "_incremental", "decompress": "_incremental",
+}
+
 __all__ = ["GageBPEError", "GageBPEFile", "Compressor", "Decompressor",
            "compress", "decompress", "open", "grammar", "DEFAULT_LEVEL"]
+
+
+def __getattr__(name):
+    if name == "grammar":
+        return importlib.import_module(".grammar", __name__)
+    if name in _LAZY:
+        value = getattr(importlib.import_module("." + _LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

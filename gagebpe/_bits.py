@@ -6,7 +6,7 @@ every id in one fixed width.  Section sizes are computed and checked by the
 caller; the unpackers read exactly ``ceil(bits / 8)`` bytes.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from ._memory import load8
 

@@ -1,6 +1,6 @@
 """Estimated coded size of a grammar after each of its merges."""
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 # Rough cost of one symbol's entry in the code-length table: unused symbols
 # (merges consumed by later merges) cost little, used ones a few bits.

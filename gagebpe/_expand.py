@@ -7,7 +7,7 @@ id to a defined symbol, and sized ``out`` from ``symbol_lengths``; the
 kernels trust exactly that.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from . import _huffman
 from ._memory import load8, store8

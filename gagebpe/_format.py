@@ -9,8 +9,10 @@ import struct
 import zlib
 from typing import NamedTuple
 
-from . import _blocks
 from ._errors import TRUNCATED, GageBPEError
+
+# ``_blocks`` (and the kernels behind it) is imported where a block is coded,
+# so that reading a stream's layout loads neither Numba nor the kernels.
 
 MAGIC = b"GBPE"
 FOOTER_MAGIC = b"EPBG"
@@ -64,6 +66,7 @@ def parse_stream_header(buf):
 
 def encode_block(data, min_count, probe=False):
     """One block of the stream, header included, for ``data`` (non-empty)."""
+    from . import _blocks
     coding, payload = _blocks.encode(data, min_count, probe)
     head = BLOCK_HEADER.pack(coding, len(data), len(payload), _crc(data), 0)[:-4]
     return head + struct.pack("<I", _crc(head)) + payload
@@ -75,6 +78,7 @@ def parse_block_header(buf, max_block_size):
     coding, size, payload_size, data_crc, crc = BLOCK_HEADER.unpack(buf)
     if crc != _crc(bytes(buf[:BLOCK_HEADER.size - 4])):
         raise GageBPEError("block header check failed")
+    from . import _blocks
     if coding not in _blocks.CODINGS:
         raise GageBPEError(f"unsupported block coding {coding}")
     if not 0 < size <= max_block_size:
@@ -86,6 +90,7 @@ def parse_block_header(buf, max_block_size):
 
 
 def decode_block(coding, size, data_crc, payload):
+    from . import _blocks
     data = _blocks.decode(coding, payload, size)
     if _crc(data) != data_crc:
         raise GageBPEError("block check failed: data corrupt")
@@ -173,6 +178,7 @@ def describe(fp):
             coding, size, payload_size, _ = parse_block_header(block_head, max_block_size)
             payload_head = _need(fp.read(min(4, payload_size)), min(4, payload_size))
             _skip(fp, payload_size - len(payload_head))
+            from . import _blocks
             merges += _blocks.merge_count(coding, payload_head)
             index.append((BLOCK_HEADER.size + payload_size, size))
         stream_bytes = HEADER.size + sum(n for n, _ in index) + trailer_size(len(index))

@@ -8,7 +8,7 @@ longer than that continues in a second-level table for its prefix, of at
 most ``2 ** (MAX_LENGTH - FAST_BITS)`` entries.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from ._memory import load8_be
 

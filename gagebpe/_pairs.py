@@ -7,7 +7,7 @@ of non-overlapping occurrences a left-to-right replacement would make, so a
 run ``xxx`` counts ``(x, x)`` once and ``xxxx`` twice.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 
 @njit(cache=True, nogil=True)

@@ -39,7 +39,7 @@ The engine chooses the most frequent pair, ties going to the smallest
 phases compose into one greedy algorithm.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from ._memory import prefetch
 

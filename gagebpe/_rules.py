@@ -13,7 +13,7 @@ Bits are written least significant first (as in ``_bits``).  A depth is
 unary (q zeros, a one) and k low bits; docs/FORMAT.md has the exact layout.
 """
 import numpy as np
-from numba import njit
+from ._jit import njit
 
 from ._bits import _bit_length, _put
 

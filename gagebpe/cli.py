@@ -22,6 +22,11 @@ SUFFIX = ".gbpe"
 EXIT_OK, EXIT_ERROR, EXIT_WARNING = 0, 1, 2
 READ_SIZE = 1 << 20  # decompression: input read and output returned per step
 PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
+# Jobs this small run the kernels as plain Python: loading Numba and the
+# compiled kernels takes over a second, more than such a job takes without
+# them.  (Bytes to compress; bytes a decompression declares it will write.)
+PURE_COMPRESS_BELOW = 8 << 10
+PURE_EXPAND_BELOW = 32 << 10
 
 
 class Problem(Exception):
@@ -144,7 +149,10 @@ def main(argv=None):
     if args.output and len(files) > 1:
         run.report("-o", Problem("only one input file may be given with -o"))
         return run.status
-    _announce_compiling(run)
+    if _small_job(args, files):
+        _run_kernels_as_python()
+    else:
+        _announce_compiling(run)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _die_cleanly)
     for name in _expand(files, run):
@@ -153,6 +161,39 @@ def main(argv=None):
         except Problem as problem:
             run.report(name, problem)
     return run.status
+
+
+def _small_job(args, names):
+    """Whether every input is a small regular file (for decompression: a
+    single well-formed stream declaring a small output), or the job only
+    lists."""
+    from . import _format
+    if args.mode == "list":
+        return True
+    if args.recursive or "-" in names:
+        return False
+    total = 0
+    for name in names:
+        try:
+            if not os.path.isfile(name) or os.path.getsize(name) >= PURE_EXPAND_BELOW:
+                return False
+            if args.mode == "compress":
+                total += os.path.getsize(name)
+                continue
+            with open(name, "rb") as f:
+                total += sum(size for _, _, size in _format.read_index(f.read()))
+        except (OSError, ValueError):
+            return False  # the full path will report it
+    limit = PURE_COMPRESS_BELOW if args.mode == "compress" else PURE_EXPAND_BELOW
+    return total < limit
+
+
+def _run_kernels_as_python():
+    if "numba" in sys.modules:
+        return  # too late to choose; compiled kernels give the same bytes
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    import numpy as np
+    np.seterr(all="ignore")  # the hash's multiplications wrap on purpose
 
 
 def _die_cleanly(signum, frame):

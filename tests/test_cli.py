@@ -274,8 +274,8 @@ def test_read_only_package_caches_kernels_for_the_user(shared_tmp):
     home = shared_tmp / "home"
     home.mkdir()
     os.chmod(home, 0o777)
-    small = shared_tmp / "small.txt"
-    small.write_bytes(TEXT[:1000])
+    small = shared_tmp / "small.txt"  # large enough for the compiled kernels
+    small.write_bytes(TEXT[:50_000])
     os.chmod(small, 0o644)
     as_user = []
     if os.geteuid() == 0:
@@ -301,3 +301,15 @@ def test_read_only_package_caches_kernels_for_the_user(shared_tmp):
     assert list((home / "cache").rglob("*.nbi")), "no kernel cache in the user directory"
     assert not list(root.rglob("*.nbi"))
     assert warm_s < cold_s / 3
+
+
+def test_small_jobs_skip_numba_and_give_the_same_bytes(tmp_path):
+    import gagebpe as g
+    small = tmp_path / "small.txt"
+    small.write_bytes(TEXT[:2000])
+    blob = gagebpe("-c", small).stdout
+    assert blob == g.compress(TEXT[:2000])
+    packed = tmp_path / "small.txt.gbpe"
+    packed.write_bytes(blob)
+    assert gagebpe("-dc", packed).stdout == TEXT[:2000]
+    assert gagebpe("-l", packed).returncode == 0

@@ -1,0 +1,67 @@
+"""The kernels run as plain Python (NUMBA_DISABLE_JIT=1: the command line's
+path for small jobs) give exactly the bytes the compiled kernels give."""
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+import gagebpe
+from gagebpe.sample import sample
+
+from conftest import CANTERBURY, byte_strings
+
+SCRIPT = """
+import pickle, sys
+import gagebpe
+from gagebpe import _jit
+assert _jit.PURE_PYTHON and "numba" not in sys.modules
+cases, blobs = pickle.load(sys.stdin.buffer)
+out = [gagebpe.compress(data, level) for data, level in cases]
+back = [gagebpe.decompress(blob) for blob in blobs]
+assert "numba" not in sys.modules
+pickle.dump((out, back), sys.stdout.buffer)
+"""
+
+
+def in_pure_python(cases, blobs):
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    result = subprocess.run([sys.executable, "-W", "ignore", "-c", SCRIPT], env=env,
+                            input=pickle.dumps((cases, blobs)), capture_output=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr.decode()
+    return pickle.loads(result.stdout)
+
+
+def check_same_bytes(cases):
+    blobs = [gagebpe.compress(data, level) for data, level in cases]
+    old = Path(__file__).parent / "data"
+    legacy = [p.read_bytes() for p in sorted(old.glob("*.gbpe"))]
+    out, back = in_pure_python(cases, blobs + legacy)
+    assert out == blobs
+    assert back[:len(cases)] == [data for data, _ in cases]
+    assert back[len(cases):] == [gagebpe.decompress(b) for b in legacy]
+
+
+def test_fixed_cases():
+    rng = np.random.default_rng(5)
+    cases = [
+        (b"", 6), (b"a", 6), (b"ab" * 500, 1), (b"a" * 3000, 9),
+        (sample(8000), 6), (sample(5000), 1), (sample(3000), 9),
+        (bytes(rng.integers(0, 256, 2000, dtype=np.uint8)), 6),  # STORED
+        (bytes(rng.integers(0, 3, 4000, dtype=np.uint8)), 6),  # few symbols
+        (bytes(range(256)) * 4, 6),
+    ]
+    if CANTERBURY.is_dir():
+        for name in ("grammar.lsp", "xargs.1", "fields.c"):
+            cases.append(((CANTERBURY / name).read_bytes()[:8000], 6))
+    check_same_bytes(cases)
+
+
+@settings(max_examples=3)
+@given(st.lists(st.tuples(byte_strings(2000), st.integers(1, 9)), min_size=6, max_size=6))
+def test_generated_cases(cases):
+    check_same_bytes(cases)
