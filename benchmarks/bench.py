@@ -66,9 +66,12 @@ def peers():
 
 
 def gagebpe_codecs(levels):
-    return {f"gagebpe -{level}": (
+    codecs = {f"gagebpe -{level}": (
         lambda d, level=level: gagebpe.compress(d, level), gagebpe.decompress)
         for level in levels}
+    # Gage's 1994 format, written byte for byte as his program writes it.
+    codecs["gagebpe gage1994"] = (gagebpe.gage1994.compress, gagebpe.gage1994.decompress)
+    return codecs
 
 
 def _status(field):

@@ -8,7 +8,8 @@
 
 Malformed data raises ``GageBPEError``; data cut short raises ``EOFError``.
 ``gagebpe.grammar`` exposes the BPE grammar (merge table and symbol
-sequence) itself.  The format is specified in docs/FORMAT.md.
+sequence) itself; ``gagebpe.gage1994`` reads and writes Philip Gage's 1994
+format.  The format is specified in docs/FORMAT.md.
 """
 import importlib
 
@@ -26,12 +27,12 @@ _LAZY = {
 }
 
 __all__ = ["GageBPEError", "GageBPEFile", "Compressor", "Decompressor",
-           "compress", "decompress", "open", "grammar", "DEFAULT_LEVEL"]
+           "compress", "decompress", "open", "grammar", "gage1994", "DEFAULT_LEVEL"]
 
 
 def __getattr__(name):
-    if name == "grammar":
-        return importlib.import_module(".grammar", __name__)
+    if name in ("grammar", "gage1994"):
+        return importlib.import_module("." + name, __name__)
     if name in _LAZY:
         value = getattr(importlib.import_module("." + _LAZY[name], __name__), name)
         globals()[name] = value

@@ -225,20 +225,41 @@ class Decompressor:
         return taken
 
 
-def compress(data, level=None, *, block_size=None, threads=1):
+FORMATS = ("gbpe", "gage1994")
+
+
+def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
-    ``threads`` threads (0: one per core)."""
+    ``threads`` threads (0: one per core).  ``format="gage1994"`` writes
+    Philip Gage's 1994 format instead (``gagebpe.gage1994``), which has no
+    levels or block sizes to choose."""
+    if _check_format(format) == "gage1994":
+        if level is not None or block_size is not None:
+            raise ValueError("the gage1994 format has no level or block size")
+        from . import gage1994
+        return gage1994.compress(data)
     c = Compressor(level, block_size=block_size, threads=threads)
     return c.compress(data) + c.flush()
 
 
-def decompress(data, *, threads=1):
+def _check_format(format):
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
+    return format
+
+
+def decompress(data, *, threads=1, format="gbpe"):
     """Decompress ``data``: one or more concatenated gagebpe streams, their
-    blocks on ``threads`` threads (0: one per core).
+    blocks on ``threads`` threads (0: one per core); with
+    ``format="gage1994"``, a file in Gage's 1994 format (never guessed:
+    that format has no magic number).
 
     Raises ``GageBPEError`` for malformed data (trailing bytes that are not a
     stream included) and ``EOFError`` for a stream cut short.
     """
+    if _check_format(format) == "gage1994":
+        from . import gage1994
+        return gage1994.decompress(data)
     results = []
     data = bytes(data)
     while True:

@@ -58,7 +58,7 @@ _HASH_MULT = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64
 
 # -- pair records behind a hash table ---------------------------------------
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _slot(keys, key):
     mask = keys.shape[0] - 1
     h = ((key * _HASH_MULT) >> np.int64(32)) & mask
@@ -67,7 +67,7 @@ def _slot(keys, key):
     return h
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _find_or_add(keys, vals, recs, nrec, a, b):
     """Record id of (a, b), creating it (reusing a freed id) if new."""
     key = (np.int64(a) << 31) | b
@@ -142,7 +142,7 @@ def _reserve(keys, vals, recs, nrec, extra):
 # Entries are (count, pair key a << 31 | b, record), compared without
 # touching the records: higher count first, then the smaller pair.
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _before(heap, i, j):
     """Does heap entry i rank before entry j?"""
     if heap[i, 0] != heap[j, 0]:
@@ -150,7 +150,7 @@ def _before(heap, i, j):
     return heap[i, 1] < heap[j, 1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _swap(heap, i, j):
     for c in range(3):
         heap[i, c], heap[j, c] = heap[j, c], heap[i, c]
@@ -198,7 +198,7 @@ def _pop(heap, size):
 
 # -- one merge ----------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _uncount(recs, seq, i):
     """The pair starting at i is gone (or no longer counted)."""
     r = seq[i, CNT]
@@ -207,7 +207,7 @@ def _uncount(recs, seq, i):
         seq[i, CNT] = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _reparse_run(seq, recs, keys, vals, start):
     """Count the (x, x) occurrences of the run of x beginning at ``start``
     at its first, third, ... symbol, now that the run starts there."""
@@ -233,7 +233,7 @@ def _reparse_run(seq, recs, keys, vals, start):
         i = j
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _new_pair(keys, vals, recs, nrec, cache, side, other, new_id, stamp):
     """Record of the pair of ``new_id`` and ``other`` (``side`` 0: new_id on
     the right, 1: on the left), through a per-merge cache indexed by
@@ -249,7 +249,7 @@ def _new_pair(keys, vals, recs, nrec, cache, side, other, new_id, stamp):
     return r
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def _replace(seq, recs, keys, vals, nrec, cache, r, i, new_id, stamp,
              created, ncreated):
     """Replace the occurrence of pair ``r`` at position ``i`` by ``new_id``;

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from contextlib import contextmanager
 
-SUFFIX = ".gbpe"
+SUFFIXES = {"gbpe": ".gbpe", "gage1994": ".bpe"}
 EXIT_OK, EXIT_ERROR, EXIT_WARNING = 0, 1, 2
 READ_SIZE = 1 << 20  # decompression: input read and output returned per step
 PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
@@ -85,6 +85,9 @@ def parser():
                        help=argparse.SUPPRESS)
     p.add_argument("--block-size", type=_size, metavar="BYTES",
                    help="bytes per block (suffixes K, M, G: KiB, MiB, GiB); default set by the level")
+    p.add_argument("--format", choices=sorted(SUFFIXES),
+                   help="gbpe (the default, .gbpe) or Philip Gage's 1994 format (.bpe); "
+                   "when decompressing, a .bpe file is read as gage1994")
     p.add_argument("-T", "--threads", type=int, default=1, metavar="N",
                    help="blocks coded in parallel (0: one per core; default 1)")
     progress = p.add_mutually_exclusive_group()
@@ -242,9 +245,10 @@ def _expand(names, run):
                 dirs.sort()
                 for f in sorted(files):
                     path = os.path.join(root, f)
-                    if run.args.mode == "compress" and path.endswith(SUFFIX):
+                    known = _format_of(run.args, path) is not None
+                    if run.args.mode == "compress" and known:
                         continue  # in a tree, already compressed files are skipped
-                    if run.args.mode == "decompress" and not path.endswith(SUFFIX):
+                    if run.args.mode == "decompress" and not known:
                         continue
                     yield path
         else:
@@ -293,9 +297,10 @@ def _open_input(run, name):
         raise Problem(e.strerror or str(e)) from None
     if not stat.S_ISREG(st.st_mode) and not run.args.force:
         raise Problem("not a regular file -- ignored", warning=True)
-    if run.args.mode == "compress" and name.endswith(SUFFIX) and not run.args.stdout:
-        raise Problem(f"already has {SUFFIX} suffix -- ignored", warning=True)
-    if run.args.mode == "decompress" and not name.endswith(SUFFIX) and not (
+    suffix = SUFFIXES[run.args.format or "gbpe"]
+    if run.args.mode == "compress" and name.endswith(suffix) and not run.args.stdout:
+        raise Problem(f"already has {suffix} suffix -- ignored", warning=True)
+    if run.args.mode == "decompress" and _format_of(run.args, name) is None and not (
             run.args.stdout or run.args.output):
         raise Problem("unknown suffix -- ignored", warning=True)
     try:
@@ -311,7 +316,20 @@ def _target(run, name):
         return None if args.output == "-" else args.output
     if args.stdout or name == "-":
         return None
-    return name + SUFFIX if args.mode == "compress" else name[:-len(SUFFIX)]
+    if args.mode == "compress":
+        return name + SUFFIXES[args.format or "gbpe"]
+    return name[:-len(SUFFIXES[_format_of(args, name)])]
+
+
+def _format_of(args, name):
+    """The format a compressed file is read in: --format if given, else the
+    one its suffix names (None: a suffix of neither; ``-`` is gbpe)."""
+    if name == "-":
+        return args.format or "gbpe"
+    for fmt, suffix in SUFFIXES.items():
+        if name.endswith(suffix) and args.format in (None, fmt):
+            return fmt
+    return args.format if (args.stdout or args.output) else None
 
 
 def _code(run, source, size, out, name):
@@ -324,13 +342,18 @@ def _code(run, source, size, out, name):
 def _compress(run, source, size, out, name):
     import gagebpe
     args = run.args
-    try:
-        compressor = gagebpe.Compressor(args.level, block_size=args.block_size,
-                                        threads=args.threads)
-    except ValueError as e:
-        raise Problem(str(e)) from None
-    # Whole blocks for every thread, so that they can be coded side by side.
-    chunk = compressor.block_size * max(1, compressor.threads)
+    if args.format == "gage1994":
+        if args.level or args.block_size:
+            raise Problem("the gage1994 format has no levels or block sizes")
+        compressor, chunk = gagebpe.gage1994.Compressor(), READ_SIZE
+    else:
+        try:
+            compressor = gagebpe.Compressor(args.level, block_size=args.block_size,
+                                            threads=args.threads)
+        except ValueError as e:
+            raise Problem(str(e)) from None
+        # Whole blocks for every thread, so that they can be coded side by side.
+        chunk = compressor.block_size * max(1, compressor.threads)
     done = written = 0
     with _progress(run, size, name) as bar:
         while data := _read(source, chunk):
@@ -342,30 +365,52 @@ def _compress(run, source, size, out, name):
 
 
 def _decompress(run, source, size, out, name):
-    """Decode the concatenated streams of ``source`` a bounded step at a
-    time: READ_SIZE bytes of input in, at most READ_SIZE bytes out."""
+    """Decode ``source`` a bounded step at a time: READ_SIZE bytes of input
+    in, at most READ_SIZE bytes out (a 1994 block may add 64 KiB)."""
     import gagebpe
-    decompressor = gagebpe.Decompressor(threads=run.args.threads)
+    if _format_of(run.args, name) == "gage1994":
+        def new():
+            return gagebpe.gage1994.Decompressor()
+        kind = "1994 BPE"
+    else:
+        def new():
+            return gagebpe.Decompressor(threads=run.args.threads)
+        kind = "gagebpe"
+    decompressor = new()
     read = written = 0
     with _progress(run, size, name) as bar:
         while True:
-            if decompressor.eof:
+            if getattr(decompressor, "eof", False):  # a gbpe stream ended
                 if not (data := decompressor.unused_data or _read(source, READ_SIZE)):
                     break
-                decompressor = gagebpe.Decompressor(threads=run.args.threads)
+                decompressor = new()
             elif decompressor.needs_input:
                 if not (data := _read(source, READ_SIZE)):
-                    raise Problem("unexpected end of file")
+                    _input_ended(decompressor)
+                    break
             else:
                 data = b""
             try:
                 produced = decompressor.decompress(data, READ_SIZE)
             except gagebpe.GageBPEError as e:
-                raise Problem(f"not valid gagebpe data: {e}") from None
+                raise Problem(f"not valid {kind} data: {e}") from None
             read += len(data)
             written += out.write(produced)
             bar(len(data), written, read)
     _summary(run, name, read, written, written, read)
+
+
+def _input_ended(decompressor):
+    """The input ended where ``decompressor`` wanted more: an error, unless
+    it reads the 1994 format (no end marker) and a block ended there."""
+    from . import gage1994
+    if isinstance(decompressor, gage1994.Decompressor):
+        try:
+            decompressor.flush()
+            return
+        except EOFError:
+            pass
+    raise Problem("unexpected end of file")
 
 
 def _read(source, n):
@@ -414,6 +459,8 @@ def list_file(run, name):
     from . import GageBPEError, _format
     if name == "-":
         raise Problem("-l needs file names, not standard input")
+    if _format_of(run.args, name) == "gage1994":
+        raise Problem("-l lists gbpe files only; the 1994 format records no sizes")
     try:
         with open(name, "rb") as f:
             streams = _format.describe(f)

@@ -313,3 +313,29 @@ def test_small_jobs_skip_numba_and_give_the_same_bytes(tmp_path):
     packed.write_bytes(blob)
     assert gagebpe("-dc", packed).stdout == TEXT[:2000]
     assert gagebpe("-l", packed).returncode == 0
+
+
+def test_gage1994_format_by_option_and_suffix(tmp_path):
+    from test_gage1994 import VECTORS
+    if not VECTORS.is_dir():
+        pytest.skip(f"Gage 1994 vectors not found at {VECTORS}")
+    for name, source in (("grammar.lsp", VECTORS.parents[1] / "corpus" / "canterbury"),
+                         ("aaaa-20000.bin", VECTORS / "inputs")):
+        original = tmp_path / name
+        original.write_bytes((source / name).read_bytes())
+        assert gagebpe("--format", "gage1994", original).returncode == 0
+        packed = tmp_path / (name + ".bpe")
+        assert packed.read_bytes() == (VECTORS / (name + ".bpe")).read_bytes()
+        original.unlink()
+        assert gagebpe("-d", packed).returncode == 0  # .bpe: read as gage1994
+        assert original.read_bytes() == (source / name).read_bytes()
+    # Standard input is never guessed: gbpe unless --format says otherwise.
+    blob = (VECTORS / "grammar.lsp.bpe").read_bytes()
+    assert gagebpe("-d", input=blob).returncode == 1
+    assert gagebpe("-d", "--format", "gage1994", input=blob).stdout == \
+        (VECTORS.parents[1] / "corpus" / "canterbury" / "grammar.lsp").read_bytes()
+    cut = tmp_path / "cut.bpe"
+    cut.write_bytes(blob[:-10])
+    result = gagebpe("-t", cut)
+    assert result.returncode == 1
+    one_line_error(result, "cut.bpe", "unexpected end")

@@ -1,0 +1,207 @@
+"""Philip Gage's 1994 format: the original program's vectors, round trips,
+the original's faults avoided, malformed files refused."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import gagebpe
+from gagebpe import GageBPEError, gage1994
+
+from conftest import CANTERBURY, byte_strings
+
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "gage1994"
+
+
+def vectors():
+    if not VECTORS.is_dir():
+        return [pytest.param(None, marks=pytest.mark.skip(
+            reason=f"Gage 1994 vectors not found at {VECTORS}"))]
+    return sorted(VECTORS.glob("*.bpe"), key=lambda p: p.name)
+
+
+def original_input(vector):
+    name = vector.name[:-len(".bpe")]
+    own = VECTORS / "inputs" / name
+    return (own if own.exists() else CANTERBURY / name).read_bytes()
+
+
+@pytest.mark.parametrize("vector", vectors(), ids=lambda p: getattr(p, "name", "none"))
+def test_vector_decodes_and_reencodes_byte_for_byte(vector):
+    data, blob = original_input(vector), vector.read_bytes()
+    assert gage1994.decompress(blob) == data
+    assert gage1994.compress(data) == blob
+    assert gagebpe.decompress(blob, format="gage1994") == data
+    assert gagebpe.compress(data, format="gage1994") == blob
+
+
+def test_all_seventeen_vectors_are_there():
+    if not VECTORS.is_dir():
+        pytest.skip(f"Gage 1994 vectors not found at {VECTORS}")
+    assert len(list(VECTORS.glob("*.bpe"))) == 17
+
+
+def round_trip(data):
+    blob = gage1994.compress(data)
+    assert gage1994.decompress(blob) == data
+    return blob
+
+
+@given(byte_strings())
+def test_round_trip(data):
+    round_trip(data)
+
+
+@given(st.integers(0, 2**32), st.integers(1, 30_000))
+def test_random_bytes_round_trip(seed, n):
+    rng = np.random.default_rng(seed)
+    round_trip(bytes(rng.integers(0, 256, n, dtype=np.uint8)))
+
+
+def test_where_the_original_loops_forever():
+    # More than 4096 distinct adjacent pairs in a block: the original's hash
+    # table fills and its lookup never returns.
+    data = bytes(np.random.default_rng(7).integers(0, 150, 20_000, dtype=np.uint8))
+    first_block = np.frombuffer(data[:5000], np.uint8).astype(np.int64)
+    assert len(set((first_block[:-1] * 256 + first_block[1:]).tolist())) > 4096
+    round_trip(data)
+
+
+def test_where_the_original_expander_overflows():
+    # Pairs nested deeper than the original expander's 30-entry stack allows
+    # (15 levels): it writes garbage; gagebpe writes and reads them.
+    source = VECTORS / "inputs" / "deep-nesting-120.bin"
+    if not source.exists():
+        pytest.skip(f"Gage 1994 vectors not found at {VECTORS}")
+    blob = round_trip(source.read_bytes())
+    assert _max_depth(blob) > 15
+
+
+def _max_depth(blob):
+    """The deepest pair nesting over the blocks of a 1994 file."""
+    from gagebpe import _gage1994
+    data = np.frombuffer(blob, np.uint8)
+    left = np.zeros(256, np.int64)
+    right = np.zeros(256, np.int64)
+    pos = deepest = 0
+    while pos < len(data):
+        status, pos = _gage1994._read_table(data, pos, left, right)
+        assert status == _gage1994.OK
+        pos += 2 + (int(data[pos]) << 8 | int(data[pos + 1]))
+        depth = {}
+
+        def d(c):
+            if left[c] == c:
+                return 0
+            if c not in depth:
+                depth[c] = 1 + max(d(left[c]), d(right[c]))
+            return depth[c]
+        deepest = max(deepest, max(d(c) for c in range(256)))
+    return deepest
+
+
+def test_streaming_equals_one_shot():
+    data = (CANTERBURY / "alice29.txt").read_bytes() if CANTERBURY.is_dir() else (
+        gagebpe.sample.sample(100_000))
+    blob = gage1994.compress(data)
+    c = gage1994.Compressor()
+    assert b"".join(c.compress(data[i:i + 777]) for i in range(0, len(data), 777)) \
+        + c.flush() == blob
+    d = gage1994.Decompressor()
+    parts = []
+    for i in range(0, len(blob), 333):
+        parts.append(d.decompress(blob[i:i + 333], 1000))
+        while not d.needs_input:
+            parts.append(d.decompress(b"", 1000))
+    d.flush()
+    assert b"".join(parts) == data
+    assert max(map(len, parts)) <= 1000 + 5000
+
+
+# -- malformed files -----------------------------------------------------------------
+
+ALL_LITERAL = bytes([0xFE, 0x7F, 0xFE, 0xFF])  # codes 0..255 all literal
+
+
+def test_malformed_files_raise_documented_errors():
+    pairs_0_and_1 = bytes([0x01, 1, 2, 0, 3])  # 0 -> (1, 2), 1 -> (0, 3): a cycle
+    rest = bytes([0xFE, 0x81, 0xFD])  # literals up to 255
+    cases = {
+        "truncated table": (bytes([0x05, 1]), EOFError),
+        "no size": (ALL_LITERAL + b"\x00", EOFError),
+        "size beyond the data": (ALL_LITERAL + b"\x00\x05ab", EOFError),
+        "cycle": (pairs_0_and_1 + rest + b"\x00\x01\x00", GageBPEError),
+        "run past code 255": (bytes([0xFE, 0x7F, 0x47]) + bytes(range(128, 200))
+                              + bytes([0xFF]), GageBPEError),
+    }
+    for name, (blob, error) in cases.items():
+        with pytest.raises(error):
+            gage1994.decompress(blob)
+    # A pair that refers to itself: code 0 -> (0's right is 0): 0 = (1, 0).
+    self_ref = bytes([0x00, 1, 0]) + bytes([0xFE, 0x80, 0xFE]) + b"\x00\x01\x00"
+    with pytest.raises(GageBPEError, match="cycle"):
+        gage1994.decompress(self_ref)
+
+
+def test_decompression_bomb_is_refused():
+    # 255 -> (254, 254), 254 -> (253, 253), ...: one byte would expand to
+    # 2^40 bytes.  Refused from the table, before any output.
+    left = list(range(256))
+    right = [0] * 256
+    for c in range(200, 256):
+        left[c], right[c] = c - 1, c - 1
+    blob = _table(left, right) + b"\x00\x01\xff"
+    with pytest.raises(GageBPEError, match="size limit"):
+        gage1994.decompress(blob)
+
+
+def _table(left, right):
+    """A pair table in the 1994 layout: entry runs of one code each, and
+    skips over literals."""
+    out = bytearray()
+    c = 0
+    while c < 256:
+        if left[c] == c:
+            n = 1
+            while n < 127 and c + n < 256 and left[c + n] == c + n:
+                n += 1
+            out.append(n + 127)
+            c += n
+            if c == 256:
+                break
+        else:
+            out.append(0)
+        out.append(left[c])
+        if left[c] != c:
+            out.append(right[c])
+        c += 1
+    return bytes(out)
+
+
+@given(st.integers(0, 2**32))
+def test_mutated_vectors_give_data_or_documented_errors(seed):
+    if not VECTORS.is_dir():
+        pytest.skip(f"Gage 1994 vectors not found at {VECTORS}")
+    rng = np.random.default_rng(seed)
+    files = vectors()
+    blob = bytearray(files[int(rng.integers(len(files)))].read_bytes())
+    for _ in range(int(rng.integers(1, 4))):
+        if blob:
+            blob[int(rng.integers(len(blob)))] = int(rng.integers(256))
+    cut = int(rng.integers(len(blob) + 1))
+    for candidate in (bytes(blob), bytes(blob[:cut])):
+        try:
+            out = gage1994.decompress(candidate)
+        except (GageBPEError, EOFError):
+            continue
+        assert isinstance(out, bytes)
+
+
+def test_format_argument():
+    with pytest.raises(ValueError):
+        gagebpe.compress(b"x", format="zip")
+    with pytest.raises(ValueError):
+        gagebpe.compress(b"x", 9, format="gage1994")
+    with pytest.raises(GageBPEError, match="magic"):
+        gagebpe.decompress(gage1994.compress(b"abc" * 100))  # never guessed
