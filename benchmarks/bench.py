@@ -283,7 +283,8 @@ def main(argv=None):
         return
     corpus = load_corpus(args.corpus)
     if args.threads_only:
-        print(threads_case(corpus, gagebpe.DEFAULT_LEVEL, args.repeat))
+        for level in (1, gagebpe.DEFAULT_LEVEL):
+            print(threads_case(corpus, level, args.repeat) + "\n")
         return
     codecs = gagebpe_codecs([int(x) for x in args.levels.split(",")])
     available = peers()
@@ -310,7 +311,8 @@ def main(argv=None):
     print(per_file_table(rows, corpus) + "\n")
     table = total_table(rows)
     print(table + "\n")
-    threads = threads_case(corpus, gagebpe.DEFAULT_LEVEL, args.repeat)
+    threads = "\n\n".join(threads_case(corpus, level, args.repeat)
+                            for level in (1, gagebpe.DEFAULT_LEVEL))
     if args.chart:
         chart(rows, args.chart)
     if args.readme:
