@@ -449,7 +449,7 @@ def _progress(run, size, name):
         def step(n, original, coded):
             bar.update(n)
             if coded:
-                bar.set_postfix(ratio=f"{original / coded:.2f}", refresh=False)
+                bar.set_postfix(ratio=f"{original / coded:.2f}")
         yield step
 
 

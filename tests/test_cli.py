@@ -339,3 +339,34 @@ def test_gage1994_format_by_option_and_suffix(tmp_path):
     result = gagebpe("-t", cut)
     assert result.returncode == 1
     one_line_error(result, "cut.bpe", "unexpected end")
+
+
+def test_progress_bar_on_request_and_only_then(text_file):
+    pytest.importorskip("tqdm")
+    shown = gagebpe("--progress", "-c", text_file)
+    assert shown.returncode == 0
+    err = shown.stderr.decode()
+    assert "notes.txt" in err and "B/s" in err and "ratio=" in err
+    assert gagebpe("--no-progress", "-c", text_file).stderr == b""
+    # Off by default when stderr is not a terminal, and for small inputs
+    # even when it is.
+    assert gagebpe("-c", text_file).stderr == b""
+    controller, terminal = pty.openpty()
+    try:
+        result = subprocess.run(CLI + ["-c", str(text_file)], stdout=subprocess.PIPE,
+                                stderr=terminal, timeout=600)
+        assert result.returncode == 0
+        os.set_blocking(controller, False)
+        try:
+            assert os.read(controller, 1000) == b""
+        except BlockingIOError:
+            pass  # nothing was written to the terminal
+    finally:
+        os.close(controller)
+        os.close(terminal)
+
+
+def test_keep_flag_and_verbose_summary(text_file):
+    result = gagebpe("-k", "-v", text_file)
+    assert result.returncode == 0 and text_file.exists()
+    assert b"ratio" in result.stderr
