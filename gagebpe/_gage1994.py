@@ -83,13 +83,16 @@ def _lookup(slots, ranks, where, a, b):
     """The slot the original's probe for (a, b) stops at, claimed for the
     pair; -1 where the original would probe forever (a full table)."""
     start = (a ^ (b << 5)) & MASK
-    empty = _first_empty(ranks, start)
-    index = where[(a << 8) | b]
-    if not (index >= 0 and slots[index, LEFT] == a and slots[index, RIGHT] == b
-            and (empty < 0 or ((index - start) & MASK) <= ((empty - start) & MASK))):
-        index = empty
-        if index < 0:
-            return -1
+    if (slots[start, LEFT] == a and slots[start, RIGHT] == b) or slots[start, COUNT] == 0:
+        index = start  # the probe's first step, and the usual case
+    else:
+        empty = _first_empty(ranks, start)
+        index = where[(a << 8) | b]
+        if not (index >= 0 and slots[index, LEFT] == a and slots[index, RIGHT] == b
+                and (empty < 0 or ((index - start) & MASK) <= ((empty - start) & MASK))):
+            index = empty
+            if index < 0:
+                return -1
     slots[index, LEFT] = a
     slots[index, RIGHT] = b
     where[(a << 8) | b] = index
