@@ -1,0 +1,202 @@
+"""A fuzzing campaign against gagebpe's decoders.
+
+    python benchmarks/fuzz.py --cases 100000
+
+Mutates real compressed streams of every coding (STORED, PACKED, SORTED,
+the version 0.1 HUFFMAN streams, multi-block streams) and 1994-format
+files: byte and bit flips, truncations, splices of two streams, blocks
+duplicated or dropped, and header fields set to extremes with their checks
+recomputed (so that the mutation reaches the code behind the checks).
+Each gbpe case must decode to exactly the original or raise a documented
+exception (``GageBPEError``, ``EOFError``).  The 1994 format has no
+checksum, so a 1994 case may also decode to other bytes ("unchecked
+output"); it must still never crash, hang or raise anything else.  Cases run in a worker process,
+so that a crash or a hang is counted (and the worker restarted) rather than
+ending the campaign.  Prints the counts per outcome and per mutation.
+"""
+import argparse
+import multiprocessing as mp
+import struct
+import sys
+import time
+import zlib
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 20.0  # seconds for one case before it counts as a hang
+BATCH = 200
+
+
+def seeds():
+    """``[(name, format, stream, original), ...]``: real streams."""
+    import gagebpe
+    from gagebpe.sample import sample
+    rng = np.random.default_rng(1994)
+    text = sample(60_000)
+    few = bytes(rng.integers(0, 5, 20_000, dtype=np.uint8))
+    noise = bytes(rng.integers(0, 256, 3_000, dtype=np.uint8))
+    out = []
+    for name, data, kw in (("sorted", text, {}), ("packed", few, {}),
+                           ("stored", noise, {}),
+                           ("blocks", text[:20_000], {"block_size": 4096}),
+                           ("empty", b"", {})):
+        out.append((name, "gbpe", gagebpe.compress(data, **kw), data))
+    for path in sorted((ROOT / "tests" / "data").glob("v0.1-*.gbpe")):
+        blob = path.read_bytes()
+        out.append((f"huffman-{path.stem}", "gbpe", blob, gagebpe.decompress(blob)))
+    for name, data in (("gage1994-text", text[:20_000]), ("gage1994-noise", noise)):
+        out.append((name, "gage1994", gagebpe.gage1994.compress(data), data))
+    return out
+
+
+def block_spans(stream):
+    """``[(start, end), ...]`` of a gbpe stream's blocks, from its index."""
+    from gagebpe import _format
+    try:
+        return [(offset, offset + n) for offset, n, _ in _format.read_index(stream)]
+    except Exception:
+        return []
+
+
+def _recheck(head, start, length):
+    """Recompute the CRC32 that follows ``length`` bytes at ``start``."""
+    crc = zlib.crc32(bytes(head[start:start + length]))
+    head[start + length:start + length + 4] = struct.pack("<I", crc)
+
+
+def mutate(rng, seed, other):
+    """``(mutation name, bytes)`` for one case."""
+    name, fmt, stream, _ = seed
+    blob = bytearray(stream)
+    kind = rng.choice(["byte", "bit", "truncate", "splice", "duplicate", "drop",
+                       "extreme"])
+    if not blob:
+        kind = "splice"
+    if kind == "byte":
+        for _ in range(int(rng.integers(1, 4))):
+            blob[int(rng.integers(len(blob)))] = int(rng.integers(256))
+    elif kind == "bit":
+        pos = int(rng.integers(len(blob)))
+        blob[pos] ^= 1 << int(rng.integers(8))
+    elif kind == "truncate":
+        blob = blob[:int(rng.integers(len(blob)))]
+    elif kind == "splice":
+        cut_a = int(rng.integers(len(blob) + 1))
+        cut_b = int(rng.integers(len(other) + 1))
+        blob = blob[:cut_a] + other[cut_b:]
+    elif kind in ("duplicate", "drop"):
+        spans = block_spans(bytes(blob)) if fmt == "gbpe" else []
+        if spans:
+            start, end = spans[int(rng.integers(len(spans)))]
+            block = blob[start:end]
+            blob = blob[:end] + block + blob[end:] if kind == "duplicate" else (
+                blob[:start] + blob[end:])
+        else:
+            kind = "truncate"
+            blob = blob[:int(rng.integers(len(blob)))]
+    elif kind == "extreme":
+        value = int(rng.choice([0, 1, 2**31 - 1, 2**32 - 1, 2**26, 2**26 + 1]))
+        if fmt == "gbpe" and len(blob) >= 16 + 17:
+            if rng.integers(2):  # the stream header's max block size
+                blob[8:12] = struct.pack("<I", value)
+                _recheck(blob, 0, 12)
+            else:  # a block's size or payload size
+                field = 17 + 4 * int(rng.integers(2))
+                blob[field:field + 4] = struct.pack("<I", value)
+                _recheck(blob, 16, 13)
+        elif blob:
+            blob[int(rng.integers(len(blob)))] = int(rng.choice([0, 127, 128, 255]))
+    return str(kind), bytes(blob)
+
+
+def run_case(fmt, blob, original):
+    import gagebpe
+    try:
+        out = gagebpe.decompress(blob, format=fmt)
+    except (gagebpe.GageBPEError, EOFError):
+        return "documented error"
+    except Exception as e:  # any other exception is a bug
+        return f"undocumented {type(e).__name__}"
+    if out == original:
+        return "exact"
+    return "unchecked output" if fmt == "gage1994" else "wrong output"
+
+
+def worker(conn):
+    from gagebpe import gage1994  # noqa: F401  (load the kernels once)
+    while True:
+        batch = conn.recv()
+        if batch is None:
+            return
+        for fmt, blob, original in batch:
+            conn.send(run_case(fmt, blob, original))
+
+
+def campaign(cases, seed):
+    rng = np.random.default_rng(seed)
+    streams = seeds()
+    outcomes, per_kind = Counter(), Counter()
+    ctx = mp.get_context("spawn")
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=worker, args=(child,), daemon=True)
+    proc.start()
+    done = 0
+    start = time.monotonic()
+    while done < cases:
+        batch, kinds = [], []
+        for _ in range(min(BATCH, cases - done)):
+            s = streams[int(rng.integers(len(streams)))]
+            other = streams[int(rng.integers(len(streams)))][2]
+            kind, blob = mutate(rng, s, other)
+            batch.append((s[1], blob, s[3]))
+            kinds.append((s[1], kind))
+        parent.send(batch)
+        for kind in kinds:
+            if parent.poll(TIMEOUT):
+                try:
+                    result = parent.recv()
+                except EOFError:
+                    result = "crash"
+            else:
+                result = "hang" if proc.is_alive() else "crash"
+            outcomes[result] += 1
+            per_kind[kind, result] += 1
+            done += 1
+            if result in ("crash", "hang"):
+                proc.kill()
+                proc.join()
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=worker, args=(child,), daemon=True)
+                proc.start()
+                break  # the rest of this batch is lost with the worker: redrawn
+    parent.send(None)
+    proc.join(5)
+    return outcomes, per_kind, time.monotonic() - start, len(streams)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    outcomes, per_kind, seconds, n_seeds = campaign(args.cases, args.seed)
+    total = sum(outcomes.values())
+    print(f"{total:,} cases over {n_seeds} seed streams in {seconds:.0f} s (seed {args.seed})")
+    for result in ("exact", "documented error", "unchecked output", "wrong output",
+                   "crash", "hang"):
+        print(f"  {result}: {outcomes.pop(result, 0):,}")
+    for result, n in outcomes.items():
+        print(f"  {result}: {n:,}")
+    print("per format and mutation:")
+    for ((fmt, kind), result), n in sorted(per_kind.items()):
+        print(f"  {fmt:8s} {kind:10s} {result:18s} {n:,}")
+    fine = ("exact", "documented error", "unchecked output")
+    bad = sum(n for (_, result), n in per_kind.items() if result not in fine)
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

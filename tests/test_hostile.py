@@ -1,0 +1,81 @@
+"""Hostile input and concurrent use: the decoder's guarantees under stress."""
+import struct
+import subprocess
+import sys
+import tracemalloc
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gagebpe
+from gagebpe import GageBPEError, _format
+from gagebpe.sample import sample
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_fuzz_campaign_with_a_fixed_budget():
+    """The campaign script (benchmarks/fuzz.py), on a budget CI can afford:
+    every case exact or a documented error, no crash, no hang."""
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fuzz.py"),
+                             "--cases", "3000", "--seed", "7"],
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "wrong output: 0" in result.stdout and "crash: 0" in result.stdout
+    assert "hang: 0" in result.stdout
+
+
+def with_total(stream, total):
+    """``stream`` with its footer declaring ``total`` original bytes and its
+    index check recomputed, so that only the size is wrong."""
+    blob = bytearray(stream)
+    footer = len(blob) - _format.FOOTER.size
+    n_blocks = struct.unpack_from("<I", blob, footer)[0]
+    start = len(blob) - _format.trailer_size(n_blocks)
+    struct.pack_into("<Q", blob, footer + 4, total)
+    crc = zlib.crc32(bytes(blob[start:footer + 12]))
+    struct.pack_into("<I", blob, footer + 12, crc)
+    return bytes(blob)
+
+
+def test_a_header_declaring_2_to_the_60_bytes_allocates_nothing():
+    hostile = with_total(gagebpe.compress(b"tiny"), 1 << 60)
+    tracemalloc.start()
+    try:
+        with pytest.raises(GageBPEError):
+            _format.read_index(hostile)
+        with pytest.raises(GageBPEError):
+            gagebpe.decompress(hostile)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
+    # A block header declaring 2^32 - 1 bytes (its check recomputed) is
+    # refused by the stream's maximum block size before any payload is read.
+    blob = bytearray(gagebpe.compress(b"tiny"))
+    struct.pack_into("<I", blob, 17, 0xFFFFFFFF)
+    struct.pack_into("<I", blob, 29, zlib.crc32(bytes(blob[16:29])))
+    with pytest.raises(GageBPEError, match="out of range"):
+        gagebpe.decompress(bytes(blob))
+
+
+def test_many_threads_at_once_give_correct_results():
+    rng = np.random.default_rng(11)
+    inputs = [sample(int(n)) for n in rng.integers(1_000, 300_000, 24)]
+    inputs += [bytes(rng.integers(0, 256, 50_000, dtype=np.uint8)), b"", b"a" * 70_000]
+
+    def round_trip(i):
+        data = inputs[i]
+        level = 1 + i % 9
+        blob = gagebpe.compress(data, level, block_size=1 << 16 if i % 2 else None)
+        return blob, gagebpe.decompress(blob), level
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(round_trip, range(len(inputs))))
+    for i, (blob, back, level) in enumerate(results):
+        assert back == inputs[i]
+        if i % 2 == 0:  # and the same bytes as compressing alone
+            assert blob == gagebpe.compress(inputs[i], level)
