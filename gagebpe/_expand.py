@@ -111,11 +111,9 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
                 p2 += np.uint64(n2)
                 p3 += np.uint64(n3)
                 for e in (e0, e1, e2, e3):
-                    n = np.uint64(e & _PHRASE_MASK)
-                    if pos + n > end:
+                    if not _fits(pos, e, end):
                         return -1
-                    _copy(out, pos, table, np.uint64(e >> _PHRASE_BITS), n)
-                    pos += n
+                    pos = _emit(out, pos, table, e)
                 i += 4
             if not (_huffman.within(p0, base, sizes, 0) and _huffman.within(p1, base, sizes, 1)
                     and _huffman.within(p2, base, sizes, 2) and _huffman.within(p3, base, sizes, 3)):
@@ -129,11 +127,9 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
         if length == 0:
             return -1
         bitpos[k] += np.uint64(length)
-        n = np.uint64(e & _PHRASE_MASK)
-        if pos + n > end:
+        if not _fits(pos, e, end):
             return -1
-        _copy(out, pos, table, np.uint64(e >> _PHRASE_BITS), n)
-        pos += n
+        pos = _emit(out, pos, table, e)
         i += 1
         k = k + 1 if k + 1 < m else 0
     if not _huffman.ends_cleanly(padded, base, sizes, bitpos):
@@ -145,6 +141,20 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
 # are at most a block's size (2^26) plus padding.
 _PHRASE_BITS = 27
 _PHRASE_MASK = (1 << _PHRASE_BITS) - 1
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _fits(pos, entry, end):
+    """Whether the phrase of ``entry`` ends at or before ``end``."""
+    return pos + np.uint64(entry & _PHRASE_MASK) <= end
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _emit(out, pos, table, entry):
+    """Copy the phrase of ``entry`` to ``out[pos:]``; the position after it."""
+    n = np.uint64(entry & _PHRASE_MASK)
+    _copy(out, pos, table, np.uint64(entry >> _PHRASE_BITS), n)
+    return pos + n
 
 
 @njit(cache=True, nogil=True)
