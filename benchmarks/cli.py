@@ -58,10 +58,9 @@ def startup(workdir, repeat):
         text.write_bytes(sample(size))
         packed = workdir / f"sample-{size}.txt.gbpe"
         label = f"{size // 1000} KB"
-        if size == 64_000:
-            shutil.rmtree(cache, ignore_errors=True)
-            rows.append((f"gagebpe -c, {label}, cold kernel cache",
-                         run(CLI + ["-c", str(text)], env)[0]))
+        shutil.rmtree(cache, ignore_errors=True)
+        rows.append((f"gagebpe -c, {label}, cold kernel cache",
+                     run(CLI + ["-c", str(text)], env)[0]))
         warm = min(run(CLI + ["-c", str(text)], env)[0] for _ in range(repeat))
         rows.append((f"gagebpe -c, {label}, warm", warm))
         packed.write_bytes(subprocess.run(CLI + ["-c", str(text)], env=env,
