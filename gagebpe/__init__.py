@@ -16,7 +16,7 @@ import importlib
 from ._errors import GageBPEError
 from .levels import DEFAULT_LEVEL
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 # The rest loads on first use (PEP 562), so that the command line can decide
 # whether a job is worth loading Numba for before anything imports it.

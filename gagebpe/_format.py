@@ -1,4 +1,4 @@
-"""The container format, version 1: bytes in, bytes out (docs/FORMAT.md).
+"""The container format, version 2: bytes in, bytes out (docs/FORMAT.md).
 
 A stream is a header, any number of blocks, and a trailer holding an index
 of the blocks, so that a reader can find every block from the end.  All
@@ -11,17 +11,19 @@ from typing import NamedTuple
 
 from ._errors import TRUNCATED, GageBPEError
 
-# ``_blocks`` (and the kernels behind it) is imported where a block is coded,
-# so that reading a stream's layout loads neither Numba nor the kernels.
+# ``_blocks`` and ``_checksum`` (and the kernels behind them) are imported
+# where a block is coded, so that reading a stream's layout loads neither
+# Numba nor the kernels.
 
 MAGIC = b"GBPE"
 FOOTER_MAGIC = b"EPBG"
-VERSION = 1
+VERSION = 2  # written
+VERSIONS = (1, 2)  # read: version 1 checks blocks with CRC32, 2 with XXH64
 MAX_BLOCK_SIZE = 1 << 26
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before
 HEADER = struct.Struct("<4sBBHII")
-# coding, original size, payload size, CRC32 of the original bytes,
+# coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
 BLOCK_HEADER = struct.Struct("<BIIII")
 END_OF_BLOCKS = 0
@@ -47,35 +49,36 @@ def stream_header(max_block_size):
 
 def parse_stream_header(buf):
     """Check a stream header (``HEADER.size`` bytes); return the stream's
-    maximum block size."""
+    ``(version, maximum block size)``."""
     magic, version, flags, reserved, max_block_size, crc = HEADER.unpack(buf)
     if magic != MAGIC:
         raise GageBPEError("not a gagebpe stream (bad magic bytes)")
     if crc != _crc(bytes(buf[:HEADER.size - 4])):
         raise GageBPEError("stream header check failed")
-    if version != VERSION:
+    if version not in VERSIONS:
         raise GageBPEError(f"unsupported format version {version}")
     if flags or reserved:
         raise GageBPEError("reserved header bits are set")
     if not 0 < max_block_size <= MAX_BLOCK_SIZE:
         raise GageBPEError(f"maximum block size {max_block_size} out of range")
-    return max_block_size
+    return version, max_block_size
 
 
 # -- blocks ---------------------------------------------------------------------
 
 def encode_block(data, min_count, probe=False):
     """One block of the stream, header included, for ``data`` (non-empty)."""
-    from . import _blocks
+    from . import _blocks, _checksum
     coding, payload = _blocks.encode(data, min_count, probe)
-    head = BLOCK_HEADER.pack(coding, len(data), len(payload), _crc(data), 0)[:-4]
+    head = BLOCK_HEADER.pack(coding, len(data), len(payload),
+                             _checksum.block_check(data), 0)[:-4]
     return head + struct.pack("<I", _crc(head)) + payload
 
 
 def parse_block_header(buf, max_block_size):
     """Check a block header (``BLOCK_HEADER.size`` bytes, the first not
-    END_OF_BLOCKS); return ``(coding, size, payload_size, data_crc)``."""
-    coding, size, payload_size, data_crc, crc = BLOCK_HEADER.unpack(buf)
+    END_OF_BLOCKS); return ``(coding, size, payload_size, data_check)``."""
+    coding, size, payload_size, data_check, crc = BLOCK_HEADER.unpack(buf)
     if crc != _crc(bytes(buf[:BLOCK_HEADER.size - 4])):
         raise GageBPEError("block header check failed")
     from . import _blocks
@@ -86,13 +89,15 @@ def parse_block_header(buf, max_block_size):
     # Codings are used only where they shrink the block.
     if payload_size > size:
         raise GageBPEError("block payload larger than its contents")
-    return coding, size, payload_size, data_crc
+    return coding, size, payload_size, data_check
 
 
-def decode_block(coding, size, data_crc, payload):
-    from . import _blocks
+def decode_block(coding, size, data_check, payload, version=VERSION):
+    """The original bytes of a block of a stream of ``version``, checked."""
+    from . import _blocks, _checksum
     data = _blocks.decode(coding, payload, size)
-    if _crc(data) != data_crc:
+    check = _crc(data) if version == 1 else _checksum.block_check(data)
+    if check != data_check:
         raise GageBPEError("block check failed: data corrupt")
     return data
 
@@ -166,7 +171,7 @@ def describe(fp):
         if not head and streams:
             return streams
         _need(head, HEADER.size)
-        max_block_size = parse_stream_header(head)
+        version, max_block_size = parse_stream_header(head)
         index, merges = [], 0
         while True:
             marker = _need(fp.read(1), 1)
@@ -182,7 +187,7 @@ def describe(fp):
             merges += _blocks.merge_count(coding, payload_head)
             index.append((BLOCK_HEADER.size + payload_size, size))
         stream_bytes = HEADER.size + sum(n for n, _ in index) + trailer_size(len(index))
-        streams.append(StreamInfo(head[4], len(index), sum(s for _, s in index),
+        streams.append(StreamInfo(version, len(index), sum(s for _, s in index),
                                   stream_bytes, merges))
 
 

@@ -120,7 +120,7 @@ class Decompressor:
         self._output = b""
         self._output_pos = 0
         self._decoded = deque()  # blocks' output (or its Future), in order
-        self._max_block_size = None  # set once the header is read
+        self._version = self._max_block_size = None  # set once the header is read
         self._block = None  # a parsed block header waiting for its payload
         self._in_trailer = False
         self._trailer_read = False
@@ -175,7 +175,7 @@ class Decompressor:
                 if not _format.MAGIC.startswith(start):
                     raise GageBPEError("not a gagebpe stream (bad magic bytes)")
                 return False
-            self._max_block_size = _format.parse_stream_header(head)
+            self._version, self._max_block_size = _format.parse_stream_header(head)
         elif self._in_trailer:
             tail = self._take(_format.trailer_size(len(self._index)) - 1)
             if tail is None:
@@ -196,18 +196,17 @@ class Decompressor:
                 return False
             self._block = _format.parse_block_header(head, self._max_block_size)
         else:
-            coding, size, payload_size, data_crc = self._block
+            coding, size, payload_size, data_check = self._block
             payload = self._take(payload_size)
             if payload is None:
                 return False
+            unit = (coding, size, data_check, payload, self._version)
             if self._threads > 1:
                 if self._executor is None:
                     self._executor = ThreadPoolExecutor(self._threads)
-                self._decoded.append(self._executor.submit(
-                    _format.decode_block, coding, size, data_crc, payload))
+                self._decoded.append(self._executor.submit(_format.decode_block, *unit))
             else:
-                self._decoded.append(
-                    _format.decode_block(coding, size, data_crc, payload))
+                self._decoded.append(_format.decode_block(*unit))
             self._block = None
             self._index.append((_format.BLOCK_HEADER.size + payload_size, size))
         return True

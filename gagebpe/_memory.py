@@ -1,4 +1,4 @@
-"""Unaligned 8-byte loads and stores on uint8 arrays, for Numba kernels.
+"""Unaligned 8-byte (and 4-byte) loads and stores on uint8 arrays, for Numba kernels.
 
 Numba lowers a loop of byte copies to byte moves; copying short phrases
 eight bytes at a time is what makes expansion fast.  Callers keep
@@ -13,6 +13,10 @@ if PURE_PYTHON:
     def load8(array, index):
         start = int(index)
         return np.uint64(int.from_bytes(array[start:start + 8].tobytes(), "little"))
+
+    def load4(array, index):
+        start = int(index)
+        return np.uint64(int.from_bytes(array[start:start + 4].tobytes(), "little"))
 
     def load8_be(array, index):
         start = int(index)
@@ -30,6 +34,7 @@ else:
     from numba.extending import intrinsic
 
     _I64_PTR = ir.IntType(64).as_pointer()
+    _I32_PTR = ir.IntType(32).as_pointer()
 
     @intrinsic
     def load8(typingctx, array, index):
@@ -38,6 +43,16 @@ else:
             data = context.make_array(signature.args[0])(context, builder, args[0]).data
             address = builder.bitcast(builder.gep(data, [args[1]]), _I64_PTR)
             return builder.load(address, align=1)
+        return types.uint64(array, index), codegen
+
+
+    @intrinsic
+    def load4(typingctx, array, index):
+        """The 4 bytes at ``array[index:index + 4]`` as a uint64."""
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            address = builder.bitcast(builder.gep(data, [args[1]]), _I32_PTR)
+            return builder.zext(builder.load(address, align=1), ir.IntType(64))
         return types.uint64(array, index), codegen
 
 

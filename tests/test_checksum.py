@@ -1,0 +1,53 @@
+"""The block check of format version 2: XXH64, seed 0, low 32 bits."""
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import gagebpe
+from gagebpe import _checksum, _format
+
+# Published by xxHash's reference implementation (and the `xxhash` package).
+VECTORS = [
+    (b"", 0xEF46DB3751D8E999),
+    (b"a", 0xD24EC4F1A98C6E5B),
+    (b"abc", 0x44BC2CF5AD770999),
+    (b"0123456789abcdef0123456789abcdef", 0x642A94958E71E6C5),
+    (b"The quick brown fox jumps over the lazy dog", 0x0B242D361FDA71BC),
+    (bytes(range(256)) * 3 + b"xyz", 0xE921A1B45BD779F8),
+]
+
+
+@pytest.mark.parametrize("data, expected", VECTORS)
+def test_xxh64_matches_the_reference(data, expected):
+    assert int(_checksum.xxh64(np.frombuffer(data, np.uint8))) == expected
+    assert _checksum.block_check(data) == expected & 0xFFFFFFFF
+
+
+@given(st.binary(max_size=300))
+def test_xxh64_matches_the_xxhash_package(data):
+    xxhash = pytest.importorskip("xxhash", reason="the xxhash package is not installed")
+    assert _checksum.block_check(bytearray(data)) == xxhash.xxh64_intdigest(data) & 0xFFFFFFFF
+
+
+def _stream_of_version(version, data, check):
+    head = _format.HEADER.pack(_format.MAGIC, version, 0, 0, 1 << 20, 0)[:-4]
+    block = _format.BLOCK_HEADER.pack(1, len(data), len(data), check, 0)[:-4]
+    return (head + zlib.crc32(head).to_bytes(4, "little")
+            + block + zlib.crc32(block).to_bytes(4, "little") + data
+            + _format.trailer([(_format.BLOCK_HEADER.size + len(data), len(data))]))
+
+
+def test_each_version_checks_blocks_with_its_own_function():
+    data = b"version one checked blocks with CRC32"
+    crc, xxh = zlib.crc32(data), _checksum.block_check(data)
+    assert gagebpe.decompress(_stream_of_version(1, data, crc)) == data
+    assert gagebpe.decompress(_stream_of_version(2, data, xxh)) == data
+    for version, wrong in ((1, xxh), (2, crc)):
+        with pytest.raises(gagebpe.GageBPEError, match="block check failed"):
+            gagebpe.decompress(_stream_of_version(version, data, wrong))
+
+
+def test_new_streams_are_version_2():
+    assert gagebpe.compress(b"abc")[4] == _format.VERSION == 2
