@@ -8,7 +8,7 @@ caller; the unpackers read exactly ``ceil(bits / 8)`` bytes.
 import numpy as np
 from ._jit import njit
 
-from ._memory import load8
+from ._memory import load8, store8
 
 
 @njit(cache=True, nogil=True)
@@ -144,17 +144,30 @@ def unpack_bytes(buf, width, terminals, out):
     mask = np.uint64((1 << width) - 1)
     w = np.uint64(width)
     n = out.shape[0]
-    # Whole 8-byte loads while they stay inside buf, then the tail.
-    n_fast = 0
-    if buf.shape[0] >= 8:
-        n_fast = min(n, ((buf.shape[0] - 8) * 8) // width + 1)
     ok = np.uint8(1)
-    bitpos = np.uint64(0)
-    for i in range(n_fast):
-        v = (load8(buf, bitpos >> np.uint64(3)) >> (bitpos & np.uint64(7))) & mask
-        ok &= valid[v]
-        out[i] = lookup[v]
-        bitpos += w
+    if 8 % width == 0 and width < 8:
+        # Widths 1, 2, 4 (two to four symbols: DNA, say): each input byte
+        # holds whole values; one table lookup gives its 8 // width bytes.
+        per = 8 // width
+        bytes_of, bytes_ok = _byte_table(lookup, valid, width)
+        n_bytes = max(0, (n - 8) // per + 1)
+        for i in range(n_bytes):
+            b = buf[i]
+            ok &= bytes_ok[b]
+            store8(out, i * per, bytes_of[b])
+        n_fast = n_bytes * per
+    else:
+        # Eight values (``width`` bytes) from each 8-byte load while the
+        # loads stay inside buf.
+        n_fast = 0
+        if buf.shape[0] >= 8:
+            n_fast = 8 * min(n // 8, (buf.shape[0] - 8) // width + 1)
+        for g in range(n_fast // 8):
+            word = load8(buf, np.uint64(g) * w)
+            for j in range(8):
+                v = (word >> (np.uint64(j) * w)) & mask
+                ok &= valid[v]
+                out[8 * g + j] = lookup[v]
     if n_fast < n:
         byte = n_fast * width // 8
         skip = n_fast * width % 8
@@ -167,3 +180,19 @@ def unpack_bytes(buf, width, terminals, out):
             out[n_fast + i] = lookup[v]
             bitpos += w
     return ok == 1
+
+
+@njit(cache=True, nogil=True)
+def _byte_table(lookup, valid, width):
+    """For each byte of values of ``width`` bits (dividing 8): its decoded
+    bytes, first value lowest, and whether every value is valid."""
+    per = 8 // width
+    mask = (1 << width) - 1
+    bytes_of = np.zeros(256, np.uint64)
+    bytes_ok = np.ones(256, np.uint8)
+    for b in range(256):
+        for j in range(per):
+            v = (b >> (j * width)) & mask
+            bytes_of[b] |= np.uint64(lookup[v]) << np.uint64(8 * j)
+            bytes_ok[b] &= valid[v]
+    return bytes_of, bytes_ok
