@@ -11,6 +11,21 @@ from ._jit import njit
 from ._memory import load8, store8
 
 
+# De Bruijn multiplication: the top 6 bits of (lowest set bit) * _DE_BRUIJN
+# are different for each of the 64 bits.
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_INDEX = np.zeros(64, np.int64)
+for _bit in range(64):
+    _BIT_INDEX[((1 << _bit) * 0x03F79D71B4CB0A89 >> 58) & 63] = _bit
+
+
+@njit(cache=True, nogil=True, inline='always')
+def lowest_bit(word):
+    """Index of the lowest set bit of a non-zero uint64."""
+    low = word & (~word + np.uint64(1))
+    return _BIT_INDEX[(low * _DE_BRUIJN) >> np.uint64(58)]
+
+
 @njit(cache=True, nogil=True)
 def _bit_length(v):
     n = 0

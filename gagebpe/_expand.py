@@ -89,7 +89,7 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
                                    used, size)
     if table.shape[0] == 0:
         return -1
-    dtable, sub_bits = _huffman.decode_table(code_lengths)
+    dtable = _huffman.decode_table(code_lengths)
     dtable = _phrase_entries(dtable, offsets, lengths)
     padded, base, bitpos = _huffman.streams(section, sizes)
     m = sizes.shape[0]
@@ -100,10 +100,10 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
         p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
         while i + 4 <= n_ids:
             for _ in range(min(_huffman.CHECK_EVERY, (n_ids - i) // 4)):
-                e0, n0 = _huffman.read(padded, p0, dtable, sub_bits)
-                e1, n1 = _huffman.read(padded, p1, dtable, sub_bits)
-                e2, n2 = _huffman.read(padded, p2, dtable, sub_bits)
-                e3, n3 = _huffman.read(padded, p3, dtable, sub_bits)
+                e0, n0 = _huffman.read(padded, p0, dtable)
+                e1, n1 = _huffman.read(padded, p1, dtable)
+                e2, n2 = _huffman.read(padded, p2, dtable)
+                e3, n3 = _huffman.read(padded, p3, dtable)
                 if n0 == 0 or n1 == 0 or n2 == 0 or n3 == 0:
                     return -1
                 p0 += np.uint64(n0)
@@ -123,7 +123,7 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
     while i < n_ids:
         if i % _huffman.CHECK_EVERY == 0 and not _huffman.within(bitpos[k], base, sizes, k):
             return -1
-        e, length = _huffman.read(padded, bitpos[k], dtable, sub_bits)
+        e, length = _huffman.read(padded, bitpos[k], dtable)
         if length == 0:
             return -1
         bitpos[k] += np.uint64(length)
@@ -226,9 +226,9 @@ def _write_phrase(merges, n_terminals, terminals, used, offsets, lengths,
             table[pos] = terminals[s]
             pos += np.uint64(1)
         elif s != s0 and used[s]:
-            src = offsets[s]
-            for t in range(lengths[s]):
-                table[pos + np.uint64(t)] = table[src + np.uint64(t)]
+            # May write up to COPY_WIDTH - 1 bytes past the phrase: into
+            # later slots, written after this one, or the table's padding.
+            _copy(table, pos, table, offsets[s], np.uint64(lengths[s]))
             pos += np.uint64(lengths[s])
         else:
             k = s - n_terminals

@@ -14,6 +14,7 @@ gagebpe's own numbering and expands it with the shared ``_expand`` kernels.
 import numpy as np
 
 from . import _expand
+from ._bits import lowest_bit
 from ._jit import njit
 
 BLOCK_SIZE = 5000
@@ -50,21 +51,6 @@ WORDS = HASH_SIZE // 64
 MASK = HASH_SIZE - 1
 
 
-# De Bruijn multiplication: the top 6 bits of (lowest set bit) * _DE_BRUIJN
-# are different for each of the 64 bits.
-_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_BIT_INDEX = np.zeros(64, np.int64)
-for _bit in range(64):
-    _BIT_INDEX[((1 << _bit) * 0x03F79D71B4CB0A89 >> 58) & 63] = _bit
-
-
-@njit(cache=True, nogil=True, inline='always')
-def _lowest_bit(word):
-    """Index of the lowest set bit of a non-zero uint64."""
-    low = word & (~word + np.uint64(1))
-    return _BIT_INDEX[(low * _DE_BRUIJN) >> np.uint64(58)]
-
-
 @njit(cache=True, nogil=True, inline='always')
 def _first_empty(ranks, start):
     """The first slot with count 0 at or after ``start`` (wrapping), or -1."""
@@ -72,7 +58,7 @@ def _first_empty(ranks, start):
     word = ranks[0, w] & (~np.uint64(0) << np.uint64(start & 63))
     for _ in range(WORDS + 1):
         if word:
-            return (w << 6) + _lowest_bit(word)
+            return (w << 6) + lowest_bit(word)
         w = (w + 1) & (WORDS - 1)
         word = ranks[0, w]
     return -1
@@ -119,7 +105,7 @@ def _best(ranks):
         if ranks[count, WORDS]:
             for w in range(WORDS):
                 if ranks[count, w]:
-                    return w * 64 + _lowest_bit(ranks[count, w])
+                    return w * 64 + lowest_bit(ranks[count, w])
     return -1
 
 

@@ -154,8 +154,9 @@ def encode(symbols, lengths, out):
 @njit(cache=True, nogil=True)
 def _decode_table(lengths, codes):
     """Entries ``symbol << 5 | length`` for each value of the next
-    FAST_BITS bits; for a prefix of longer codes, ``offset << 5 | 31`` and
-    the bits its second-level table takes, in ``sub_bits[prefix]``."""
+    FAST_BITS bits; for a prefix of longer codes, ``offset << 10 | bits << 5
+    | 31``: where its second-level table starts, and how many more bits
+    that table takes."""
     size = 1 << FAST_BITS
     longest = np.zeros(size, np.int64)  # longest code under each prefix
     for s in range(lengths.shape[0]):
@@ -172,7 +173,7 @@ def _decode_table(lengths, codes):
     table = np.zeros(total, np.int32)
     for v in range(size):
         if longest[v]:
-            table[v] = (offsets[v] << 5) | 31
+            table[v] = (offsets[v] << 10) | ((longest[v] - FAST_BITS) << 5) | 31
     for s in range(lengths.shape[0]):
         n = int(lengths[s])
         if n == 0:
@@ -188,7 +189,7 @@ def _decode_table(lengths, codes):
             start = offsets[prefix] + (low << (extra - (n - FAST_BITS)))
             for v in range(start, start + (1 << (extra - (n - FAST_BITS)))):
                 table[v] = (s << 5) | n
-    return table, np.maximum(longest - FAST_BITS, 0)
+    return table
 
 
 # Codes are read from 8-byte loads; each stream is copied into a buffer with
@@ -202,7 +203,7 @@ STREAMS = 4
 
 
 @njit(cache=True, nogil=True)
-def read(padded, bitpos, table, sub_bits):
+def read(padded, bitpos, table):
     """``(entry, length)`` of the code at ``bitpos``; length 0 if none."""
     word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
     prefix = np.int64(word >> np.uint64(64 - FAST_BITS))
@@ -210,8 +211,8 @@ def read(padded, bitpos, table, sub_bits):
     # Both levels are read every time, with no branch to mispredict: a
     # short code's second read is its own entry again.
     low = np.int64(((word << np.uint64(FAST_BITS)) >> np.uint64(1))
-                   >> np.uint64(63 - sub_bits[prefix]))
-    index = (entry >> 5) + low if (entry & 31) == 31 else prefix
+                   >> np.uint64(63 - ((entry >> 5) & 31)))
+    index = (entry >> 10) + low if (entry & 31) == 31 else prefix
     entry = np.int64(table[index])
     return entry >> 5, entry & 31
 
@@ -225,14 +226,14 @@ def decode(section, sizes, lengths, out):
     loop serves the one-stream code-length table.)  ``lengths`` must pass
     ``is_complete``.  Returns False unless every stream holds exactly its
     symbols' codes followed by zero padding bits."""
-    table, sub_bits = decode_table(lengths)
+    table = decode_table(lengths)
     padded, base, pos = streams(section, sizes)
     m = sizes.shape[0]
     k = 0
     for i in range(out.shape[0]):
         if i % CHECK_EVERY == 0 and not within(pos[k], base, sizes, k):
             return False
-        s, length = read(padded, pos[k], table, sub_bits)
+        s, length = read(padded, pos[k], table)
         if length == 0:
             return False
         out[i] = s
@@ -245,7 +246,7 @@ def decode(section, sizes, lengths, out):
 
 @njit(cache=True, nogil=True)
 def decode_table(lengths):
-    """The two-level table and per-prefix second-level bits of a code."""
+    """The two-level decoding table of a code."""
     return _decode_table(lengths, canonical_codes(lengths))
 
 
@@ -256,10 +257,12 @@ def streams(section, sizes):
     and each one's bit position (at its start)."""
     m = sizes.shape[0]
     base = np.zeros(m + 1, np.int64)
-    padded = np.zeros(sizes.sum() + m * PADDING, np.uint8)
+    # Not np.zeros: fresh zeroed pages cost more than writing the padding.
+    padded = np.empty(sizes.sum() + m * PADDING, np.uint8)
     src = 0
     for k in range(m):
         padded[base[k]:base[k] + sizes[k]] = section[src:src + sizes[k]]
+        padded[base[k] + sizes[k]:base[k] + sizes[k] + PADDING] = 0
         src += sizes[k]
         base[k + 1] = base[k] + sizes[k] + PADDING
     pos = np.empty(m, np.uint64)

@@ -15,7 +15,8 @@ unary (q zeros, a one) and k low bits; docs/FORMAT.md has the exact layout.
 import numpy as np
 from ._jit import njit
 
-from ._bits import _bit_length, _put
+from ._bits import _bit_length, _put, lowest_bit
+from ._memory import load8
 
 K_BITS = 6
 
@@ -124,49 +125,37 @@ def pack(merges, sizes, n_terminals):
     return out[:pos]
 
 
-@njit(cache=True, nogil=True)
-def _bits(buf, bitpos, width):
-    """``width`` (<= 57) bits at ``bitpos``, or -1 past the end of ``buf``."""
-    if bitpos + width > buf.shape[0] * 8:
-        return -1
-    value = 0
-    got = 0
-    while got < width:
-        byte = (bitpos + got) >> 3
-        shift = (bitpos + got) & 7
-        take = min(8 - shift, width - got)
-        value |= ((np.int64(buf[byte]) >> shift) & ((1 << take) - 1)) << got
-        got += take
-    return value
+# The decoder reads a copy of the table with this much zero padding, 57 bits
+# at a time from unaligned 8-byte loads, and checks each field's end.
+_PADDING = 16
+_WINDOW = 57
+_WINDOW_MASK = np.uint64((1 << _WINDOW) - 1)
 
 
-@njit(cache=True, nogil=True)
-def _unary(buf, bitpos, most):
-    """The count of zeros before the next one bit, or -1 if it exceeds
-    ``most`` or the buffer ends first."""
-    q = 0
-    end = buf.shape[0] * 8
-    while bitpos + q < end:
-        if (buf[(bitpos + q) >> 3] >> ((bitpos + q) & 7)) & 1:
-            return q
-        q += 1
-        if q > most:
-            return -1
-    return -1
+@njit(cache=True, nogil=True, inline='always')
+def _peek(padded, bitpos):
+    """The _WINDOW bits at ``bitpos``, first bit lowest."""
+    return (load8(padded, np.uint64(bitpos >> 3)) >> np.uint64(bitpos & 7)) & _WINDOW_MASK
 
 
-@njit(cache=True, nogil=True)
-def _rice(buf, bitpos, most, k):
+@njit(cache=True, nogil=True, inline='always')
+def _rice(padded, end, bitpos, most, k):
     """``(q << k | r, bitpos after it)`` for the unary q (at most ``most``)
-    and the k bits r at ``bitpos``, or ``(-1, bitpos)`` if the code is
-    malformed or runs past ``buf``."""
-    q = _unary(buf, bitpos, most)
-    if q < 0:
+    and the k (<= _WINDOW) bits r at ``bitpos``, or ``(-1, bitpos)`` if the
+    code is malformed or runs past bit ``end``."""
+    q = 0
+    word = _peek(padded, bitpos)
+    while word == 0:  # a run of _WINDOW zeros or more: rare
+        q += _WINDOW
+        if q > most or bitpos + q > end:
+            return -1, bitpos
+        word = _peek(padded, bitpos + q)
+    q += lowest_bit(word)
+    after = bitpos + q + 1 + k
+    if q > most or after > end:
         return -1, bitpos
-    r = _bits(buf, bitpos + q + 1, k)
-    if r < 0:
-        return -1, bitpos
-    return (np.int64(q) << k) | r, bitpos + q + 1 + k
+    r = np.int64(_peek(padded, bitpos + q + 1) & ((np.uint64(1) << np.uint64(k)) - np.uint64(1)))
+    return (np.int64(q) << k) | r, after
 
 
 @njit(cache=True, nogil=True)
@@ -176,28 +165,44 @@ def unpack(buf, n_terminals, merges):
     not: a depth larger than the rules left, a code out of range, a field
     past the end, or bytes to spare."""
     d = merges.shape[0]
-    bitpos = 0
+    padded = np.zeros(buf.shape[0] + _PADDING, np.uint8)
+    padded[:buf.shape[0]] = buf
+    end = np.int64(buf.shape[0]) * 8
+    bitpos = np.int64(0)
     done = 0
     limit = n_terminals
     while done < d:
-        n, bitpos = _rice(buf, bitpos, 32, 0)  # gamma: n, then n low bits
-        low = _bits(buf, bitpos, n) if n >= 0 else -1
-        k = _bits(buf, bitpos + n, K_BITS) if low >= 0 else -1
-        if k < 0 or k > _max_k(limit) or (1 << n) + low > d - done:
+        n, bitpos = _rice(padded, end, bitpos, 32, 0)  # gamma: n, then n low bits
+        if n < 0 or bitpos + n + K_BITS > end:
+            return False
+        low = np.int64(_peek(padded, bitpos) & ((np.uint64(1) << np.uint64(n)) - np.uint64(1)))
+        k = np.int64(_peek(padded, bitpos + n) & np.uint64((1 << K_BITS) - 1))
+        if k > _max_k(limit) or (1 << n) + low > d - done:
             return False
         m = (1 << n) + low
         bitpos += n + K_BITS
-        end = np.int64(limit) * limit  # codes lie below limit * limit
+        codes_end = np.int64(limit) * limit  # codes lie below limit * limit
+        inverse = 1.0 / limit
         code = np.int64(-1)
         for i in range(m):
-            gap, bitpos = _rice(buf, bitpos, (end - code - 1) >> k, k)
+            gap, bitpos = _rice(padded, end, bitpos, (codes_end - code - 1) >> k, k)
             if gap < 0:
                 return False
             code += 1 + gap
-            if code >= end:
+            if code >= codes_end:
                 return False
-            merges[done + i, 0] = code // limit
-            merges[done + i, 1] = code % limit
+            # code // limit without a 64-bit division; the estimate from
+            # the reciprocal is off by at most one.
+            left = np.int64(code * inverse)
+            right = code - left * limit
+            if right < 0:
+                left -= 1
+                right += limit
+            elif right >= limit:
+                left += 1
+                right -= limit
+            merges[done + i, 0] = left
+            merges[done + i, 1] = right
         done += m
         limit += m
     nbytes = (bitpos + 7) >> 3
