@@ -116,20 +116,34 @@ def load_corpus(directory):
             if p.is_file() and p.name != "SHA256SUMS"}
 
 
+def _seconds(fn, arg):
+    start = time.perf_counter()
+    fn(arg)
+    return time.perf_counter() - start
+
+
 def run(corpus, codecs, repeat):
-    """rows[codec][file] = (original, compressed, compress s, decompress s,
-    compress peak, decompress peak)"""
-    rows = {}
+    """rows[codec][file] = (original, compressed, compress s, decompress s),
+    best of ``repeat`` rounds.  Each round times every codec on every file
+    in turn, so that a slow spell of this shared machine slows all of them
+    alike instead of whichever codec it happens to fall on."""
+    blobs = {}
     for name, (compress, decompress) in codecs.items():
-        rows[name] = {}
         for fname, data in corpus.items():
-            blob, t_comp, m_comp = measure(compress, data, repeat)
-            restored, t_dec, m_dec = measure(decompress, blob, repeat)
-            if restored != data:
+            blobs[name, fname] = compress(data)
+            if decompress(blobs[name, fname]) != data:
                 sys.exit(f"{name} failed to round-trip {fname}")
-            rows[name][fname] = (len(data), len(blob), t_comp, t_dec, m_comp, m_dec)
-        print(f"  {name}: done", file=sys.stderr, flush=True)
-    return rows
+    best = {key: [float("inf"), float("inf")] for key in blobs}
+    for round_ in range(repeat):
+        for name, (compress, decompress) in codecs.items():
+            for fname, data in corpus.items():
+                times = best[name, fname]
+                times[0] = min(times[0], _seconds(compress, data))
+                times[1] = min(times[1], _seconds(decompress, blobs[name, fname]))
+        print(f"  round {round_ + 1} of {repeat} done", file=sys.stderr, flush=True)
+    return {name: {fname: (len(data), len(blobs[name, fname])) + tuple(best[name, fname])
+                   for fname, data in corpus.items()}
+            for name in codecs}
 
 
 def totals(per_file):
@@ -205,15 +219,24 @@ def threads_case(corpus, level, repeat, counts=(1, 2)):
              f"level {level}, best of {repeat}.", "",
              "| threads | compress MB/s | decompress MB/s | compress speed-up "
              "| decompress speed-up |", "|---:|---:|---:|---:|---:|"]
-    first = None
+    blob = gagebpe.compress(data, level)
     for n in counts:
-        blob, t_comp, _ = measure(lambda d: gagebpe.compress(d, level, threads=n), data, repeat)
-        restored, t_dec, _ = measure(lambda b: gagebpe.decompress(b, threads=n), blob, repeat)
-        if restored != data:
+        if gagebpe.compress(data, level, threads=n) != blob:
+            sys.exit(f"threads={n}: output differs from one thread's")
+        if gagebpe.decompress(blob, threads=n) != data:
             sys.exit(f"threads={n}: round trip failed")
-        first = first or (t_comp, t_dec)
+    best = {n: [float("inf"), float("inf")] for n in counts}
+    for _ in range(repeat):  # thread counts in turn, as in run()
+        for n in counts:
+            best[n][0] = min(best[n][0], _seconds(
+                lambda d: gagebpe.compress(d, level, threads=n), data))
+            best[n][1] = min(best[n][1], _seconds(
+                lambda b: gagebpe.decompress(b, threads=n), blob))
+    t_comp1, t_dec1 = best[counts[0]]
+    for n in counts:
+        t_comp, t_dec = best[n]
         lines.append(f"| {n} | {len(data) / t_comp / 1e6:.2f} | {len(data) / t_dec / 1e6:.1f} "
-                     f"| {first[0] / t_comp:.2f}x | {first[1] / t_dec:.2f}x |")
+                     f"| {t_comp1 / t_comp:.2f}x | {t_dec1 / t_dec:.2f}x |")
         print(lines[-1], flush=True)
     return "\n".join(lines)
 
@@ -307,7 +330,7 @@ def main(argv=None):
     for name, per_file in rows.items():
         peaks = memory_peaks(name, args.corpus, args.levels)
         for fname, row in per_file.items():
-            per_file[fname] = row[:4] + peaks[fname]
+            per_file[fname] = row + peaks[fname]
     print(per_file_table(rows, corpus) + "\n")
     table = total_table(rows)
     print(table + "\n")

@@ -301,21 +301,22 @@ def _decode_coded(body, start, length_bytes, merges, n_ids, terminals, size):
     return out[:size].tobytes()
 
 
-def encode(data, min_count=2, probe=False):
+def encode(data, min_count=2, probe=False, merge=None):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
-    ``probe``: first try a sample of a large block, and skip the merges if
-    they do not pay there."""
+    ``merge``: whether to run the merge engine; None decides by
+    ``worth_merging(data, min_count, probe)``."""
     data = bytes(data)
     if not data:
         return STORED, data
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
-    if (probe and len(data) >= PROBE_FROM
-            and not merges_pay(_probe_sample(data), min_count)):
+    if merge is None:
+        merge = worth_merging(data, min_count, probe)
+    if merge:
+        g = grammar.encode(data, min_count=min_count)
+    else:
         g = grammar.Grammar(np.empty((0, 2), np.int32), grammar.as_ids(data),
                             np.empty(0, np.int64))
-    else:
-        g = grammar.encode(data, min_count=min_count)
     candidates = [(STORED, data), (PACKED, encode_packed(g, hist)),
                   (SORTED, encode_sorted(g, hist))]
     return min((c for c in candidates if c[1] is not None), key=lambda c: len(c[1]))
@@ -329,6 +330,13 @@ PROBE_SLICES = 4
 PROBE_SLICE = 1 << 16
 PROBE_FROM = 4 * PROBE_SLICES * PROBE_SLICE
 PROBE_GAIN = 0.01
+
+
+def worth_merging(data, min_count, probe):
+    """Whether to run the merge engine on block ``data``: yes, unless
+    ``probe`` is set and merging a sample of a large block does not pay."""
+    return not (probe and len(data) >= PROBE_FROM
+                and not merges_pay(_probe_sample(data), min_count))
 
 
 def _probe_sample(data):

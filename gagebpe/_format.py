@@ -66,10 +66,18 @@ def parse_stream_header(buf):
 
 # -- blocks ---------------------------------------------------------------------
 
-def encode_block(data, min_count, probe=False):
-    """One block of the stream, header included, for ``data`` (non-empty)."""
+def block_needs_merges(data, min_count, probe):
+    """Whether encoding ``data`` will run the merge engine (most of the
+    cost); ``encode_block`` can be told, so that callers can order work."""
+    from . import _blocks
+    return _blocks.worth_merging(data, min_count, probe)
+
+
+def encode_block(data, min_count, probe=False, merge=None):
+    """One block of the stream, header included, for ``data`` (non-empty);
+    ``merge`` as ``block_needs_merges`` would say, or None to decide here."""
     from . import _blocks, _checksum
-    coding, payload = _blocks.encode(data, min_count, probe)
+    coding, payload = _blocks.encode(data, min_count, probe, merge)
     head = BLOCK_HEADER.pack(coding, len(data), len(payload),
                              _checksum.block_check(data), 0)[:-4]
     return head + struct.pack("<I", _crc(head)) + payload

@@ -47,10 +47,14 @@ class Compressor:
         self._pending += memoryview(data).cast("B")
         out = [self._header()]
         full = len(self._pending) - len(self._pending) % self._block_size
+        # Blocks go to the threads as bytes: a worker may hold its argument
+        # a moment after its result is in, and a view of _pending still
+        # held then would stop it from being resized.
         with memoryview(self._pending) as view:
-            out += self._blocks([view[start:start + self._block_size]
-                                 for start in range(0, full, self._block_size)])
+            blocks = [bytes(view[start:start + self._block_size])
+                      for start in range(0, full, self._block_size)]
         del self._pending[:full]
+        out += self._blocks(blocks)
         return b"".join(out)
 
     def flush(self):
@@ -59,7 +63,7 @@ class Compressor:
         self._finished = True
         out = [self._header()]
         if self._pending:
-            out += self._blocks([self._pending])
+            out += self._blocks([bytes(self._pending)])
             self._pending = bytearray()
         out.append(_format.trailer(self._index))
         if self._executor is not None:
@@ -75,18 +79,25 @@ class Compressor:
 
     def _blocks(self, views):
         """The stream bytes of the blocks ``views``, in order."""
+        level = self._level
         if self._threads > 1 and len(views) > 1:
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(self._threads)
-            blocks = list(self._executor.map(self._encode, views))
+            merges = list(self._executor.map(
+                lambda v: _format.block_needs_merges(v, level.min_count, level.probe), views))
+            # Longest first: the blocks that merge, largest first, then the
+            # rest, so that no thread starts a long block as the others end.
+            order = sorted(range(len(views)), key=lambda i: (not merges[i], -len(views[i])))
+            futures = {i: self._executor.submit(_format.encode_block, views[i],
+                                                level.min_count, level.probe, merges[i])
+                       for i in order}
+            blocks = [futures[i].result() for i in range(len(views))]
         else:
-            blocks = [self._encode(view) for view in views]
+            blocks = [_format.encode_block(view, level.min_count, level.probe)
+                      for view in views]
         for view, block in zip(views, blocks):
             self._index.append((len(block), len(view)))
         return blocks
-
-    def _encode(self, view):
-        return _format.encode_block(view, self._level.min_count, self._level.probe)
 
 
 def _check_threads(threads):

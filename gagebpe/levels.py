@@ -30,8 +30,8 @@ LEVELS = {
     5: Level(5, 1 << 22, True),
     6: Level(4, 1 << 22, True),
     7: Level(3, 1 << 23, True),
-    8: Level(2, 1 << 24, True),
-    9: Level(2, 1 << 25, False),
+    8: Level(3, 1 << 24, True),
+    9: Level(3, 1 << 25, False),
 }
 
 
