@@ -299,7 +299,7 @@ def main(argv=None):
         # memory_peaks) before anything is allocated.
         env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072")
         os.execve(sys.executable, [sys.executable, __file__] + sys.argv[1:], env)
-    warm = b"warm the kernels up " * 100
+    warm = sample(1 << 16)  # large enough for every block coding's kernels
     gagebpe.decompress(gagebpe.compress(warm))
     if args.scaling:
         print(scaling(int(args.levels.split(",")[0])))

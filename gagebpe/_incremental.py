@@ -44,17 +44,22 @@ class Compressor:
     def compress(self, data):
         if self._finished:
             raise ValueError("Compressor has been flushed")
-        self._pending += memoryview(data).cast("B")
         out = [self._header()]
-        full = len(self._pending) - len(self._pending) % self._block_size
-        # Blocks go to the threads as bytes: a worker may hold its argument
-        # a moment after its result is in, and a view of _pending still
-        # held then would stop it from being resized.
-        with memoryview(self._pending) as view:
-            blocks = [bytes(view[start:start + self._block_size])
-                      for start in range(0, full, self._block_size)]
-        del self._pending[:full]
-        out += self._blocks(blocks)
+        with memoryview(data) as view, view.cast("B") as data:
+            if self._pending:  # fill the block begun by earlier calls
+                take = min(len(data), self._block_size - len(self._pending))
+                self._pending += data[:take]
+                data = data[take:]
+                if len(self._pending) < self._block_size:
+                    return b"".join(out)
+                out += self._blocks([self._pending])
+                self._pending = bytearray()
+            # Whole blocks straight from the caller's buffer: no copy of
+            # the input beyond the blocks being coded.
+            full = len(data) - len(data) % self._block_size
+            out += self._blocks([data[start:start + self._block_size]
+                                 for start in range(0, full, self._block_size)])
+            self._pending += data[full:]
         return b"".join(out)
 
     def flush(self):
@@ -63,7 +68,7 @@ class Compressor:
         self._finished = True
         out = [self._header()]
         if self._pending:
-            out += self._blocks([bytes(self._pending)])
+            out += self._blocks([self._pending])
             self._pending = bytearray()
         out.append(_format.trailer(self._index))
         if self._executor is not None:
@@ -78,7 +83,18 @@ class Compressor:
         return _format.stream_header(self._block_size)
 
     def _blocks(self, views):
-        """The stream bytes of the blocks ``views``, in order."""
+        """The stream bytes of the blocks ``views`` (buffers), in order.
+        Views are released before returning: a worker thread may hold its
+        argument a moment after its result is in, and an unreleased view
+        would keep the caller's buffer from being resized."""
+        try:
+            return self._code(views)
+        finally:
+            for view in views:
+                if isinstance(view, memoryview):
+                    view.release()
+
+    def _code(self, views):
         level = self._level
         if self._threads > 1 and len(views) > 1:
             if self._executor is None:
