@@ -13,7 +13,7 @@ format.  The format is specified in docs/FORMAT.md.
 """
 import importlib
 
-from ._errors import GageBPEError
+from ._errors import DEFAULT_MAX_LENGTH, GageBPEError
 from .levels import DEFAULT_LEVEL
 
 __version__ = "0.3.0"
@@ -27,7 +27,8 @@ _LAZY = {
 }
 
 __all__ = ["GageBPEError", "GageBPEFile", "Compressor", "Decompressor",
-           "compress", "decompress", "open", "grammar", "gage1994", "DEFAULT_LEVEL"]
+           "compress", "decompress", "open", "grammar", "gage1994", "DEFAULT_LEVEL",
+           "DEFAULT_MAX_LENGTH"]
 
 
 def __getattr__(name):

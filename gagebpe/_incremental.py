@@ -9,7 +9,7 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from . import _format
-from ._errors import TRUNCATED, GageBPEError
+from ._errors import DEFAULT_MAX_LENGTH, OVER_LIMIT, TRUNCATED, GageBPEError
 from .levels import settings
 
 
@@ -137,10 +137,14 @@ class Decompressor:
     and ``unused_data`` holds the bytes that followed it.  ``needs_input`` is
     false while output is ready without more input.  With ``threads`` > 1
     (0: one per core), up to that many complete blocks are decoded at once.
+    A block that would take the stream's output past ``limit`` bytes (None:
+    no limit) raises ``GageBPEError`` as soon as its header is read.
     """
 
-    def __init__(self, *, threads=1):
+    def __init__(self, *, threads=1, limit=None):
         self._threads = _check_threads(threads)
+        self._limit = _check_limit(limit)
+        self._declared = 0  # original bytes of the blocks read so far
         self._executor = None
         self._input = bytearray()
         self._input_pos = 0  # bytes of _input already consumed
@@ -222,6 +226,9 @@ class Decompressor:
             if head is None:
                 return False
             self._block = _format.parse_block_header(head, self._max_block_size)
+            self._declared += self._block[1]
+            if self._declared > self._limit:  # refused before it is read
+                raise GageBPEError(OVER_LIMIT)
         else:
             coding, size, payload_size, data_check = self._block
             payload = self._take(payload_size)
@@ -274,28 +281,42 @@ def _check_format(format):
     return format
 
 
-def decompress(data, *, threads=1, format="gbpe"):
+def decompress(data, *, threads=1, format="gbpe", max_length=DEFAULT_MAX_LENGTH):
     """Decompress ``data``: one or more concatenated gagebpe streams, their
     blocks on ``threads`` threads (0: one per core); with
     ``format="gage1994"``, a file in Gage's 1994 format (never guessed:
     that format has no magic number).
 
     Raises ``GageBPEError`` for malformed data (trailing bytes that are not a
-    stream included) and ``EOFError`` for a stream cut short.
+    stream included) and ``EOFError`` for a stream cut short.  Output past
+    ``max_length`` bytes (4 GiB by default; None: no limit) raises
+    ``GageBPEError`` too, before the block that would pass it is decoded.
     """
+    _check_limit(max_length)
     if _check_format(format) == "gage1994":
         from . import gage1994
-        return gage1994.decompress(data)
+        return gage1994.decompress(data, max_length)
     results = []
+    produced = 0
     data = bytes(data)
     while True:
-        d = Decompressor(threads=threads)
+        left = None if max_length is None else max_length - produced
+        d = Decompressor(threads=threads, limit=left)
         results.append(d.decompress(data))
+        produced += len(results[-1])
         if not d.eof:
             raise EOFError(TRUNCATED)
         data = d.unused_data
         if not data:
             return b"".join(results)
+
+
+def _check_limit(limit):
+    if limit is None:
+        return float("inf")
+    if not isinstance(limit, int) or limit < 0:
+        raise ValueError("a limit must be a non-negative integer or None")
+    return limit
 
 
 __all__ = ["Compressor", "Decompressor", "compress", "decompress",

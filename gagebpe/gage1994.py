@@ -18,7 +18,7 @@ malformed (the 1994 program writes at most 5000 bytes per block).
 import numpy as np
 
 from . import _gage1994
-from ._errors import TRUNCATED, GageBPEError
+from ._errors import DEFAULT_MAX_LENGTH, TRUNCATED, GageBPEError
 
 SUFFIX = ".bpe"
 MAX_OUTPUT = 1 << 40
@@ -45,12 +45,12 @@ def compress(data):
     return out.tobytes()
 
 
-def decompress(data, max_length=MAX_OUTPUT):
+def decompress(data, max_length=DEFAULT_MAX_LENGTH):
     """The bytes of a 1994-format file.  Malformed data raises
     ``GageBPEError`` (``EOFError`` if it is cut short), each block checked
-    before it is expanded; more than ``max_length`` bytes of output raises
-    ``GageBPEError`` too."""
-    d = Decompressor(max_length)
+    before it is expanded; more than ``max_length`` bytes of output (None:
+    no limit) raises ``GageBPEError`` too."""
+    d = Decompressor(MAX_OUTPUT if max_length is None else max_length)
     return d.decompress(data) + d.flush()
 
 

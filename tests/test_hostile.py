@@ -62,6 +62,58 @@ def test_a_header_declaring_2_to_the_60_bytes_allocates_nothing():
         gagebpe.decompress(bytes(blob))
 
 
+def test_max_length_refuses_a_block_before_decoding_it():
+    data = sample(40_000)
+    one = gagebpe.compress(data, block_size=10_000)
+    assert gagebpe.decompress(one, max_length=40_000) == data
+    assert gagebpe.decompress(one, max_length=None) == data
+    for limit in (0, 9_999, 10_000, 39_999):
+        with pytest.raises(GageBPEError, match="output limit"):
+            gagebpe.decompress(one, max_length=limit)
+    # The limit covers concatenated streams together.
+    assert gagebpe.decompress(one + one, max_length=80_000) == data + data
+    with pytest.raises(GageBPEError, match="output limit"):
+        gagebpe.decompress(one + one, max_length=79_999)
+    d = gagebpe.Decompressor(limit=25_000)
+    with pytest.raises(GageBPEError, match="output limit"):
+        d.decompress(one)
+    with pytest.raises(ValueError):
+        gagebpe.decompress(one, max_length=-1)
+
+
+def bomb(blocks, block_size=1 << 26):
+    """A stream of ``blocks`` blocks of zeros, each ``block_size`` bytes,
+    built from one coded block repeated: a few hundred bytes per 64 MiB."""
+    one = gagebpe.compress(bytes(block_size), block_size=block_size)
+    start = _format.HEADER.size
+    block = one[start:len(one) - _format.trailer_size(1)]
+    return (one[:start] + block * blocks
+            + _format.trailer([(len(block), block_size)] * blocks))
+
+
+def test_a_bomb_is_refused_at_the_limit_without_expanding_past_it():
+    hostile = bomb(1000)  # 64 GiB declared
+    assert len(hostile) < 300_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(GageBPEError, match="output limit"):
+            gagebpe.decompress(hostile, max_length=(1 << 26) - 1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20  # the first block is refused before it is decoded
+    with pytest.raises(GageBPEError, match="output limit"):
+        gagebpe.decompress(hostile, max_length=3 << 26)
+
+
+def test_1994_format_has_the_same_limit():
+    data = sample(20_000)
+    blob = gagebpe.compress(data, format="gage1994")
+    assert gagebpe.decompress(blob, format="gage1994", max_length=20_000) == data
+    with pytest.raises(GageBPEError):
+        gagebpe.decompress(blob, format="gage1994", max_length=19_999)
+
+
 def test_many_threads_at_once_give_correct_results():
     rng = np.random.default_rng(11)
     inputs = [sample(int(n)) for n in rng.integers(1_000, 300_000, 24)]
