@@ -116,7 +116,7 @@ def decode_packed(payload, size):
         out = np.empty(size, np.uint8)
         if not _bits.unpack_bytes(ids_section, id_width, terminals, out):
             raise GageBPEError("sequence refers to an undefined symbol")
-        return out.tobytes()
+        return out
     ids = np.empty(n_ids, np.int32)
     _bits.unpack_fixed(ids_section, id_width, ids)
     return _expand_sections(table, n_merges, ids, terminals, size)
@@ -132,7 +132,7 @@ def _unpack_merges(table, n_merges, n_terminals):
 def _expand_sections(table, n_merges, ids, terminals, size):
     merges = _unpack_merges(table, n_merges, len(terminals))
     return grammar.expand(merges, ids, len(terminals), terminals, size,
-                          checked=True).tobytes()
+                          checked=True)
 
 
 def _terminals(bitmap):
@@ -298,7 +298,7 @@ def _decode_coded(body, start, length_bytes, merges, n_ids, terminals, size):
     if written != size:
         raise GageBPEError("sequence disagrees with its codes or "
                            "does not expand to the declared size")
-    return out[:size].tobytes()
+    return out[:size]
 
 
 def encode(data, min_count=2, probe=False, merge=None):
@@ -365,7 +365,9 @@ def merge_count(coding, payload_head):
 
 
 def decode(coding, payload, size):
-    """Bytes of one block; ``GageBPEError`` if the payload is malformed."""
+    """The bytes of one block, as a buffer (bytes or a uint8 array: callers
+    copy them once, where they join them); ``GageBPEError`` if the payload
+    is malformed."""
     if coding == STORED:
         if len(payload) != size:
             raise GageBPEError("STORED block length disagrees with its size")

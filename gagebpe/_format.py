@@ -101,7 +101,8 @@ def parse_block_header(buf, max_block_size):
 
 
 def decode_block(coding, size, data_check, payload, version=VERSION):
-    """The original bytes of a block of a stream of ``version``, checked."""
+    """The original bytes of a block of a stream of ``version``, checked,
+    as a buffer (bytes or a uint8 array)."""
     from . import _blocks, _checksum
     data = _blocks.decode(coding, payload, size)
     check = _crc(data) if version == 1 else _checksum.block_check(data)

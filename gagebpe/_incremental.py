@@ -182,7 +182,9 @@ class Decompressor:
                 continue  # read ahead while blocks can decode side by side
             elif self._decoded:
                 block = self._decoded.popleft()
-                self._output = block.result() if isinstance(block, Future) else block
+                # A view: the pieces are copied once, by the join below.
+                self._output = memoryview(
+                    block.result() if isinstance(block, Future) else block).cast("B")
                 self._output_pos = 0
             else:
                 break

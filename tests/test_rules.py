@@ -116,5 +116,5 @@ def test_probe_skips_merges_only_where_they_do_not_pay():
     assert not _blocks.merges_pay(_blocks._probe_sample(noise), 4)
     assert _blocks.merges_pay(_blocks._probe_sample(text), 4)
     coding, payload = _blocks.encode(noise, 4, probe=True)
-    assert _blocks.decode(coding, payload, len(noise)) == noise
+    assert bytes(_blocks.decode(coding, payload, len(noise))) == noise
     assert gagebpe.decompress(gagebpe.compress(noise + text)) == noise + text
