@@ -146,6 +146,8 @@ class Decompressor:
         self._limit = _check_limit(limit)
         self._declared = 0  # original bytes of the blocks read so far
         self._executor = None
+        # Input not yet consumed: the caller's buffer while a call reads it
+        # in place, else a copy of what earlier calls left.
         self._input = bytearray()
         self._input_pos = 0  # bytes of _input already consumed
         self._output = b""
@@ -168,8 +170,24 @@ class Decompressor:
     def decompress(self, data, max_length=-1):
         if self.eof:
             raise EOFError("Already at end of stream")
-        self._input += memoryview(data).cast("B")
-        limit = max_length if max_length >= 0 else float("inf")
+        with memoryview(data) as view, view.cast("B") as view:
+            if self._input_pos == len(self._input):
+                self._input, self._input_pos = view, 0  # read in place
+            else:
+                self._input += view
+            try:
+                out = self._run(max_length if max_length >= 0 else float("inf"))
+            finally:
+                if isinstance(self._input, memoryview):  # keep the rest
+                    self._input = bytearray(self._input[self._input_pos:])
+                    self._input_pos = 0
+        if self.eof and self._executor is not None:
+            self._executor.shutdown()
+            self._executor = None
+        return out
+
+    def _run(self, limit):
+        """Up to ``limit`` bytes of output, from the input there is."""
         out = []
         produced = 0
         while produced < limit:
@@ -188,9 +206,6 @@ class Decompressor:
                 self._output_pos = 0
             else:
                 break
-        if self.eof and self._executor is not None:
-            self._executor.shutdown()
-            self._executor = None
         pending = self._output_pos < len(self._output) or bool(self._decoded)
         self.needs_input = not self.eof and not pending and produced < limit
         return b"".join(out)
@@ -216,7 +231,7 @@ class Decompressor:
             _format.check_trailer(bytes([_format.END_OF_BLOCKS]) + tail, self._index)
             self._trailer_read = True
             self.unused_data = bytes(self._input[self._input_pos:])
-            self._input = bytearray()
+            self._input, self._input_pos = bytearray(), 0
         elif self._block is None:
             if self._input_pos == len(self._input):
                 return False
@@ -254,7 +269,8 @@ class Decompressor:
             return None
         taken = bytes(self._input[start:start + n])
         self._input_pos = start + n
-        if self._input_pos > len(self._input) // 2:  # amortised compaction
+        if (isinstance(self._input, bytearray)
+                and self._input_pos > len(self._input) // 2):  # amortised compaction
             del self._input[:self._input_pos]
             self._input_pos = 0
         return taken
