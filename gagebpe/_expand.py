@@ -89,8 +89,9 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
                                    used, size)
     if table.shape[0] == 0:
         return -1
-    dtable = _huffman.decode_table(code_lengths)
-    dtable = _phrase_entries(dtable, offsets, lengths)
+    # Each code's table entry is its phrase: offset << _PHRASE_BITS | length.
+    dtable = _huffman.decode_table(
+        code_lengths, (offsets.astype(np.int64) << _PHRASE_BITS) | lengths)
     padded, base, bitpos = _huffman.streams(section, sizes)
     m = sizes.shape[0]
     pos = np.uint64(0)
@@ -158,29 +159,23 @@ def _emit(out, pos, table, entry):
 
 
 @njit(cache=True, nogil=True)
-def _phrase_entries(dtable, offsets, lengths):
-    """The Huffman decode table with each symbol replaced by its phrase
-    entry, so that one lookup gives what to copy."""
-    out = np.empty(dtable.shape[0], np.int64)
-    for v in range(dtable.shape[0]):
-        e = np.int64(dtable[v])
-        if (e & 31) == 31 or (e & 31) == 0:  # second-level pointer, or no code
-            out[v] = e
-        else:
-            s = e >> 5
-            phrase = (np.int64(offsets[s]) << _PHRASE_BITS) | lengths[s]
-            out[v] = (phrase << 5) | (e & 31)
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _phrase_table(merges, n_terminals, terminals, lengths, used, size):
     """``(offsets, table)``: the expansion of every used symbol, laid end to
     end with COPY_WIDTH bytes of padding; an empty table if they would be
     longer than ``size`` (each used symbol occurs in the output, so a valid
-    table is no larger: refuse before allocating it)."""
+    table is no larger: refuse before allocating it).
+
+    Usually every symbol's expansion fits in ``size`` bytes together (a
+    grammar keeps few rules it does not use); then each is written as its
+    two halves' copies, in order, which is the fastest way.  Otherwise only
+    the used ones are, each walked down to symbols already written."""
     n_symbols = n_terminals + merges.shape[0]
     offsets = np.zeros(n_symbols, np.uint64)
+    total = np.uint64(0)
+    for s in range(n_symbols):
+        total += np.uint64(lengths[s])
+    if total <= np.uint64(size):
+        return _all_phrases(merges, n_terminals, terminals, lengths, offsets, total)
     table_size = np.uint64(0)
     for s in range(n_symbols):
         if used[s]:
@@ -194,6 +189,28 @@ def _phrase_table(merges, n_terminals, terminals, lengths, used, size):
         if used[s]:
             _write_phrase(merges, n_terminals, terminals, used, offsets,
                           lengths, stack, s, table)
+    return offsets, table
+
+
+@njit(cache=True, nogil=True)
+def _all_phrases(merges, n_terminals, terminals, lengths, offsets, total):
+    """The phrase table of every symbol (``total`` bytes), each merge
+    written as copies of its two halves, which come before it."""
+    table = np.empty(total + np.uint64(COPY_WIDTH), np.uint8)
+    pos = np.uint64(0)
+    for s in range(n_terminals):
+        offsets[s] = pos
+        table[pos] = terminals[s]
+        pos += np.uint64(1)
+    for k in range(merges.shape[0]):
+        offsets[n_terminals + k] = pos
+        left, right = merges[k, 0], merges[k, 1]
+        # Each copy may run COPY_WIDTH - 1 bytes past its phrase, into
+        # space written next or the padding.
+        _copy(table, pos, table, offsets[left], np.uint64(lengths[left]))
+        pos += np.uint64(lengths[left])
+        _copy(table, pos, table, offsets[right], np.uint64(lengths[right]))
+        pos += np.uint64(lengths[right])
     return offsets, table
 
 

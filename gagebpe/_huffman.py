@@ -152,43 +152,69 @@ def encode(symbols, lengths, out):
 # -- decoding ------------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def _decode_table(lengths, codes):
-    """Entries ``symbol << 5 | length`` for each value of the next
-    FAST_BITS bits; for a prefix of longer codes, ``offset << 10 | bits << 5
-    | 31``: where its second-level table starts, and how many more bits
-    that table takes."""
+def _canonical_order(lengths):
+    """``(order, first)``: the coded symbols sorted by (length, symbol),
+    which is the order of their codes, and where each length's run starts
+    in it (``first[n]``, for n in 0..MAX_LENGTH + 1)."""
+    first = np.zeros(MAX_LENGTH + 2, np.int64)
+    for n in lengths:
+        first[n + 1] += 1
+    first[1] = 0  # uncoded symbols take no place
+    for n in range(1, MAX_LENGTH + 1):
+        first[n + 1] += first[n]
+    used = first[MAX_LENGTH + 1]
+    order = np.empty(used + 1, np.int64)
+    fill = first.copy()
+    fill[0] = used  # uncoded symbols all land in the spare last slot
+    for s in range(lengths.shape[0]):
+        n = lengths[s]
+        order[fill[n]] = s
+        fill[n] += n != 0
+    return order[:used], first
+
+
+@njit(cache=True, nogil=True)
+def _decode_table(lengths, payloads):
+    """Entries ``payloads[symbol] << 5 | length`` for each value of the
+    next FAST_BITS bits; for a prefix of longer codes, ``offset << 10 |
+    bits << 5 | 31``: where its second-level table starts, and how many
+    more bits that table takes.  Symbols are visited in code order, so
+    that every symbol of one length fills the same number of entries."""
+    order, first = _canonical_order(lengths)
     size = 1 << FAST_BITS
     longest = np.zeros(size, np.int64)  # longest code under each prefix
-    for s in range(lengths.shape[0]):
-        n = int(lengths[s])
+    code = 0
+    for n in range(1, MAX_LENGTH + 1):
         if n > FAST_BITS:
-            prefix = codes[s] >> (n - FAST_BITS)
-            longest[prefix] = max(longest[prefix], n)
+            for j in range(first[n + 1] - first[n]):
+                longest[(code + j) >> (n - FAST_BITS)] = n  # lengths only grow
+        code = (code + first[n + 1] - first[n]) << 1
     offsets = np.zeros(size, np.int64)
     total = size
     for v in range(size):
         if longest[v]:
             offsets[v] = total
             total += 1 << (longest[v] - FAST_BITS)
-    table = np.zeros(total, np.int32)
+    table = np.zeros(total, np.int64)
     for v in range(size):
         if longest[v]:
             table[v] = (offsets[v] << 10) | ((longest[v] - FAST_BITS) << 5) | 31
-    for s in range(lengths.shape[0]):
-        n = int(lengths[s])
-        if n == 0:
-            continue
-        if n <= FAST_BITS:
-            start = codes[s] << (FAST_BITS - n)
-            for v in range(start, start + (1 << (FAST_BITS - n))):
-                table[v] = (s << 5) | n
-        else:
-            prefix = codes[s] >> (n - FAST_BITS)
-            extra = longest[prefix] - FAST_BITS
-            low = codes[s] & ((1 << (n - FAST_BITS)) - 1)
-            start = offsets[prefix] + (low << (extra - (n - FAST_BITS)))
-            for v in range(start, start + (1 << (extra - (n - FAST_BITS)))):
-                table[v] = (s << 5) | n
+    code = 0
+    for n in range(1, MAX_LENGTH + 1):
+        for j in range(first[n + 1] - first[n]):
+            entry = (np.int64(payloads[order[first[n] + j]]) << 5) | n
+            c = code + j
+            if n <= FAST_BITS:
+                start = c << (FAST_BITS - n)
+                for v in range(start, start + (1 << (FAST_BITS - n))):
+                    table[v] = entry
+            else:
+                prefix = c >> (n - FAST_BITS)
+                spare = longest[prefix] - n  # bits the sub-table reads past this code
+                start = offsets[prefix] + ((c & ((1 << (n - FAST_BITS)) - 1)) << spare)
+                for v in range(start, start + (1 << spare)):
+                    table[v] = entry
+        code = (code + first[n + 1] - first[n]) << 1
     return table
 
 
@@ -226,7 +252,7 @@ def decode(section, sizes, lengths, out):
     loop serves the one-stream code-length table.)  ``lengths`` must pass
     ``is_complete``.  Returns False unless every stream holds exactly its
     symbols' codes followed by zero padding bits."""
-    table = decode_table(lengths)
+    table = decode_table(lengths, np.arange(lengths.shape[0]))
     padded, base, pos = streams(section, sizes)
     m = sizes.shape[0]
     k = 0
@@ -245,9 +271,10 @@ def decode(section, sizes, lengths, out):
 
 
 @njit(cache=True, nogil=True)
-def decode_table(lengths):
-    """The two-level decoding table of a code."""
-    return _decode_table(lengths, canonical_codes(lengths))
+def decode_table(lengths, payloads):
+    """The two-level decoding table of a code whose symbol s decodes to
+    the entry ``payloads[s]`` (below 2^58)."""
+    return _decode_table(lengths, payloads)
 
 
 @njit(cache=True, nogil=True)
