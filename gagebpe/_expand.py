@@ -60,7 +60,7 @@ def expand(merges, ids, n_terminals, terminals, lengths, out, size):
         if s < 0 or s >= n_symbols:
             return -1
         used[s] = True
-    offsets, table = _phrase_table(merges, n_terminals, terminals, lengths,
+    offsets, table = phrase_table(merges, n_terminals, terminals, lengths,
                                    used, size)
     if table.shape[0] == 0:
         return -1
@@ -71,7 +71,7 @@ def expand(merges, ids, n_terminals, terminals, lengths, out, size):
         n = np.uint64(lengths[s])
         if pos + n > end:
             return -1
-        _copy(out, pos, table, offsets[s], n)
+        copy(out, pos, table, offsets[s], n)
         pos += n
     return np.int64(pos)
 
@@ -85,7 +85,7 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
     symbols with codes are the ones used.  Returns the length written, or
     -1 if the codes or the expansion do not fit exactly."""
     used = code_lengths > 0
-    offsets, table = _phrase_table(merges, n_terminals, terminals, lengths,
+    offsets, table = phrase_table(merges, n_terminals, terminals, lengths,
                                    used, size)
     if table.shape[0] == 0:
         return -1
@@ -154,12 +154,12 @@ def _fits(pos, entry, end):
 def _emit(out, pos, table, entry):
     """Copy the phrase of ``entry`` to ``out[pos:]``; the position after it."""
     n = np.uint64(entry & _PHRASE_MASK)
-    _copy(out, pos, table, np.uint64(entry >> _PHRASE_BITS), n)
+    copy(out, pos, table, np.uint64(entry >> _PHRASE_BITS), n)
     return pos + n
 
 
 @njit(cache=True, nogil=True)
-def _phrase_table(merges, n_terminals, terminals, lengths, used, size):
+def phrase_table(merges, n_terminals, terminals, lengths, used, size):
     """``(offsets, table)``: the expansion of every used symbol, laid end to
     end with COPY_WIDTH bytes of padding; an empty table if they would be
     longer than ``size`` (each used symbol occurs in the output, so a valid
@@ -207,15 +207,15 @@ def _all_phrases(merges, n_terminals, terminals, lengths, offsets, total):
         left, right = merges[k, 0], merges[k, 1]
         # Each copy may run COPY_WIDTH - 1 bytes past its phrase, into
         # space written next or the padding.
-        _copy(table, pos, table, offsets[left], np.uint64(lengths[left]))
+        copy(table, pos, table, offsets[left], np.uint64(lengths[left]))
         pos += np.uint64(lengths[left])
-        _copy(table, pos, table, offsets[right], np.uint64(lengths[right]))
+        copy(table, pos, table, offsets[right], np.uint64(lengths[right]))
         pos += np.uint64(lengths[right])
     return offsets, table
 
 
 @njit(cache=True, nogil=True)
-def _copy(out, pos, table, src, n):
+def copy(out, pos, table, src, n):
     """Copy ``n`` bytes 16 at a time; most phrases take one unconditional
     16-byte copy."""
     eight = np.uint64(8)
@@ -245,7 +245,7 @@ def _write_phrase(merges, n_terminals, terminals, used, offsets, lengths,
         elif s != s0 and used[s]:
             # May write up to COPY_WIDTH - 1 bytes past the phrase: into
             # later slots, written after this one, or the table's padding.
-            _copy(table, pos, table, offsets[s], np.uint64(lengths[s]))
+            copy(table, pos, table, offsets[s], np.uint64(lengths[s]))
             pos += np.uint64(lengths[s])
         else:
             k = s - n_terminals

@@ -366,8 +366,9 @@ def expand(data, limit, enough):
     symbol = np.zeros(256, np.int64)
     merges = np.zeros((256, 2), np.int32)
     terminals = np.zeros(256, np.uint8)
-    ids = np.empty(1 << 16, np.int32)
-    out = np.empty(2 * data.shape[0] + 64, np.uint8)
+    used = np.zeros(512, np.bool_)
+    phrase = np.zeros(256, np.int64)  # per code: phrase offset << 32 | length
+    out = np.empty(4 * data.shape[0] + 64, np.uint8)  # files expand 2-8 times
     written = 0
     pos = consumed = 0
     while pos < data.shape[0] and written < enough:
@@ -385,19 +386,32 @@ def expand(data, limit, enough):
             return CYCLE, out[:written], consumed
         table = merges[:n_merges]
         lengths = _expand.symbol_lengths(table, n_terminals, MAX_BLOCK_OUTPUT)
+        used[:] = False
         block = 0
         for i in range(size):
-            ids[i] = symbol[data[pos + i]]
-            block += lengths[ids[i]]
-        pos += size
+            s = symbol[data[pos + i]]
+            used[s] = True
+            block += lengths[s]
         if block > MAX_BLOCK_OUTPUT or written + block > limit:
             return TOO_LARGE, out[:written], consumed
+        offsets, phrases = _expand.phrase_table(table, n_terminals, terminals, lengths,
+                                                used[:n_terminals + n_merges], block)
+        for c in range(256):
+            if used[symbol[c]]:
+                phrase[c] = (np.int64(offsets[symbol[c]]) << 32) | lengths[symbol[c]]
         if written + block + _expand.COPY_WIDTH > out.shape[0]:
             bigger = np.empty(2 * (written + block) + 64, np.uint8)
             bigger[:written] = out[:written]
             out = bigger
-        # A block's 16-byte overrun lands where the next block goes.
-        written += _expand.expand(table, ids[:size], n_terminals, terminals, lengths,
-                                  out[written:], block)
+        # Each code is one copy of its phrase; a copy's 16-byte overrun
+        # lands where the next one goes.
+        at = np.uint64(written)
+        for i in range(size):
+            e = phrase[data[pos + i]]
+            n = np.uint64(e & 0xFFFFFFFF)
+            _expand.copy(out, at, phrases, np.uint64(e >> 32), n)
+            at += n
+        written += block
+        pos += size
         consumed = pos
     return OK, out[:written], consumed
