@@ -122,11 +122,14 @@ def _seconds(fn, arg):
     return time.perf_counter() - start
 
 
-def run(corpus, codecs, repeat):
+def run(corpus, codecs, repeat, decompress_repeat):
     """rows[codec][file] = (original, compressed, compress s, decompress s),
-    best of ``repeat`` rounds.  Each round times every codec on every file
-    in turn, so that a slow spell of this shared machine slows all of them
-    alike instead of whichever codec it happens to fall on."""
+    best of ``repeat`` rounds of compression and ``decompress_repeat`` of
+    decompression.  Each round times every codec on every file in turn, so
+    that a slow spell of this shared machine slows all of them alike
+    instead of whichever codec it happens to fall on.  Decompressing a file
+    takes about a millisecond, so one slow spell decides a best of three:
+    it gets more rounds, which cost little."""
     blobs = {}
     for name, (compress, decompress) in codecs.items():
         for fname, data in corpus.items():
@@ -134,13 +137,18 @@ def run(corpus, codecs, repeat):
             if decompress(blobs[name, fname]) != data:
                 sys.exit(f"{name} failed to round-trip {fname}")
     best = {key: [float("inf"), float("inf")] for key in blobs}
-    for round_ in range(repeat):
-        for name, (compress, decompress) in codecs.items():
-            for fname, data in corpus.items():
-                times = best[name, fname]
-                times[0] = min(times[0], _seconds(compress, data))
-                times[1] = min(times[1], _seconds(decompress, blobs[name, fname]))
-        print(f"  round {round_ + 1} of {repeat} done", file=sys.stderr, flush=True)
+    for round_ in range(max(repeat, decompress_repeat)):
+        # A codec's files one after another, as a user compresses or
+        # decompresses a batch of them.
+        for step, rounds in ((0, repeat), (1, decompress_repeat)):
+            if round_ >= rounds:
+                continue
+            for name, codec in codecs.items():
+                for fname, data in corpus.items():
+                    times = best[name, fname]
+                    arg = blobs[name, fname] if step else data
+                    times[step] = min(times[step], _seconds(codec[step], arg))
+        print(f"  round {round_ + 1} done", file=sys.stderr, flush=True)
     return {name: {fname: (len(data), len(blobs[name, fname])) + tuple(best[name, fname])
                    for fname, data in corpus.items()}
             for name in codecs}
@@ -282,6 +290,8 @@ def main(argv=None):
                         help="gagebpe levels, comma-separated")
     parser.add_argument("--repeat", type=int, default=1,
                         help="time each operation this many times, keep the best")
+    parser.add_argument("--decompress-repeat", type=int,
+                        help="rounds of decompression timing (default: 3 x --repeat)")
     parser.add_argument("--peers", default="all",
                         help="comma-separated peer names, or 'all' or 'none'")
     parser.add_argument("--readme", type=Path,
@@ -325,8 +335,11 @@ def main(argv=None):
             codecs[name] = available[name]
 
     size = sum(len(d) for d in corpus.values())
-    print(f"corpus: {len(corpus)} files, {size:,} bytes; best of {args.repeat}\n")
-    rows = run(corpus, codecs, args.repeat)
+    decompress_repeat = args.decompress_repeat or 3 * args.repeat
+    best_of = (f"best of {args.repeat} rounds (decompression: "
+               f"{decompress_repeat}), every codec in each round")
+    print(f"corpus: {len(corpus)} files, {size:,} bytes; {best_of}\n")
+    rows = run(corpus, codecs, args.repeat, decompress_repeat)
     for name, per_file in rows.items():
         peaks = memory_peaks(name, args.corpus, args.levels)
         for fname, row in per_file.items():
@@ -340,7 +353,7 @@ def main(argv=None):
         chart(rows, args.chart)
     if args.readme:
         note = (f"{len(corpus)} files, {size:,} bytes, one process, one thread, "
-                f"best of {args.repeat}; `python benchmarks/bench.py "
+                f"{best_of}; `python benchmarks/bench.py "
                 f"--levels {args.levels} --repeat {args.repeat}`.")
         write_readme(args.readme, table + "\n\n" + note + "\n\n" + threads)
 

@@ -17,14 +17,22 @@ _READ_SIZE = 1 << 17
 
 
 class _DecompressReader(io.RawIOBase):
-    """Raw reader of the decompressed bytes of concatenated streams."""
+    """Raw reader of the decompressed bytes of concatenated streams, at
+    most ``limit`` of them in all (None: no limit)."""
 
-    def __init__(self, fp):
+    def __init__(self, fp, limit=None):
         self._fp = fp
+        self._limit = limit
         self._eof = False
         self._pos = 0
         self._size = -1  # known once EOF is reached
-        self._decompressor = Decompressor()
+        self._decompressor = self._new_decompressor()
+
+    def _new_decompressor(self):
+        """A decompressor for the next stream, which may add what the
+        earlier ones left of the limit."""
+        left = None if self._limit is None else self._limit - self._pos
+        return Decompressor(limit=left)
 
     def readable(self):
         return True
@@ -53,7 +61,7 @@ class _DecompressReader(io.RawIOBase):
                 rawblock = self._decompressor.unused_data or self._fp.read(_READ_SIZE)
                 if not rawblock:
                     break
-                self._decompressor = Decompressor()
+                self._decompressor = self._new_decompressor()
                 data = self._decompressor.decompress(rawblock, size)
             else:
                 if self._decompressor.needs_input:
@@ -82,7 +90,7 @@ class _DecompressReader(io.RawIOBase):
         self._fp.seek(0)
         self._eof = False
         self._pos = 0
-        self._decompressor = Decompressor()
+        self._decompressor = self._new_decompressor()
 
     def seek(self, offset, whence=io.SEEK_SET):
         if whence == io.SEEK_SET:
@@ -119,13 +127,15 @@ class GageBPEFile(io.BufferedIOBase):
     reading (the default), "w" for overwriting, "x" for exclusive creation
     or "a" for appending (a new stream after the existing ones); a "b"
     suffix is accepted.  ``level``, ``block_size`` and ``threads`` apply
-    when writing.  Reading holds one block in memory at a time, writing one
-    block (per thread: a write of several blocks' worth compresses them in
-    parallel).
+    when writing, ``max_length`` when reading: a file whose blocks would
+    give more bytes than that in all raises ``GageBPEError`` at the first
+    block past it (None, the default: no limit).  Reading holds one block
+    in memory at a time, writing one block (per thread: a write of several
+    blocks' worth compresses them in parallel).
     """
 
     def __init__(self, filename=None, mode="r", *, level=None, block_size=None,
-                 threads=1):
+                 threads=1, max_length=None):
         self._fp = None
         self._closefp = False
         self._mode = _MODE_CLOSED
@@ -134,6 +144,8 @@ class GageBPEFile(io.BufferedIOBase):
                 raise ValueError("level, block_size and threads apply only when writing")
             mode_code = _MODE_READ
         elif mode in ("w", "wb", "a", "ab", "x", "xb"):
+            if max_length is not None:
+                raise ValueError("max_length applies only when reading")
             mode_code = _MODE_WRITE
             self._compressor = Compressor(level, block_size=block_size,
                                           threads=threads)
@@ -152,7 +164,7 @@ class GageBPEFile(io.BufferedIOBase):
             raise TypeError("filename must be a str, bytes, file or PathLike object")
         self._mode = mode_code
         if self._mode == _MODE_READ:
-            self._buffer = io.BufferedReader(_DecompressReader(self._fp))
+            self._buffer = io.BufferedReader(_DecompressReader(self._fp, max_length))
 
     def close(self):
         if self.closed:
@@ -262,7 +274,7 @@ class GageBPEFile(io.BufferedIOBase):
 
 
 def open(filename, mode="rb", *, level=None, block_size=None, threads=1,
-         encoding=None, errors=None, newline=None):
+         max_length=None, encoding=None, errors=None, newline=None):
     """Open a gagebpe file in binary or text mode.
 
     Binary modes ("r", "rb", "w", "wb", "x", "xb", "a", "ab") return a
@@ -280,7 +292,8 @@ def open(filename, mode="rb", *, level=None, block_size=None, threads=1,
         if newline is not None:
             raise ValueError("Argument 'newline' not supported in binary mode")
     binary_file = GageBPEFile(filename, mode.replace("t", ""), level=level,
-                              block_size=block_size, threads=threads)
+                              block_size=block_size, threads=threads,
+                              max_length=max_length)
     if "t" in mode:
         encoding = io.text_encoding(encoding)
         return io.TextIOWrapper(binary_file, encoding, errors, newline)

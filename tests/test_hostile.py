@@ -1,4 +1,5 @@
 """Hostile input and concurrent use: the decoder's guarantees under stress."""
+import io
 import struct
 import subprocess
 import sys
@@ -104,6 +105,23 @@ def test_a_bomb_is_refused_at_the_limit_without_expanding_past_it():
     assert peak < 1 << 20  # the first block is refused before it is decoded
     with pytest.raises(GageBPEError, match="output limit"):
         gagebpe.decompress(hostile, max_length=3 << 26)
+
+
+def test_files_take_a_limit_too():
+    data = sample(40_000)
+    one = gagebpe.compress(data, block_size=10_000)
+    with gagebpe.open(io.BytesIO(one + one), max_length=80_000) as f:
+        assert f.read() == data + data
+    with gagebpe.open(io.BytesIO(one + one), max_length=50_000) as f:
+        assert f.read(45_000) == (data + data)[:45_000]
+        with pytest.raises(GageBPEError, match="output limit"):
+            f.read()
+    with gagebpe.open(io.BytesIO(bomb(1000)), max_length=1 << 30) as f:
+        with pytest.raises(GageBPEError, match="output limit"):
+            while f.read(1 << 24):
+                pass
+    with pytest.raises(ValueError):
+        gagebpe.open(io.BytesIO(), "wb", max_length=1)
 
 
 def test_1994_format_has_the_same_limit():
