@@ -4,6 +4,7 @@ import zlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe import GageBPEError, _format
@@ -53,6 +54,39 @@ def test_single_byte_corruptions(name):
             result = outcome(bytes(bad))
             # Every byte is covered by a check, so no corruption decodes.
             assert result in (GageBPEError, EOFError), (pos, flip)
+
+
+def _mutate(blob, kind, where, value, other):
+    """``blob`` changed as the fuzzing campaign changes streams."""
+    at = where % max(1, len(blob))
+    if kind == "byte":
+        return blob[:at] + bytes([blob[at] ^ (value or 1)]) + blob[at + 1:] if blob else blob
+    if kind == "bit":
+        return blob[:at] + bytes([blob[at] ^ (1 << (value % 8))]) + blob[at + 1:] if blob else blob
+    if kind == "truncate":
+        return blob[:at]
+    if kind == "splice":
+        return blob[:at] + other[(value * 7) % max(1, len(other)):]
+    if kind == "duplicate":  # a stretch repeated, as a duplicated block is
+        return blob[:at] + blob[at:at + value + 1] + blob[at:]
+    return blob[:at] + blob[at + value + 1:]  # "drop"
+
+
+@settings(max_examples=400)  # cheap cases: a larger fixed budget
+@given(st.sampled_from(list(SAMPLES)), st.sampled_from(list(SAMPLES)),
+       st.sampled_from(["byte", "bit", "truncate", "splice", "duplicate", "drop"]),
+       st.integers(0, 1 << 16), st.integers(0, 255))
+def test_mutated_streams_decode_exactly_or_raise_a_documented_error(
+        name, other, kind, where, value):
+    """The fuzzing campaign's mutations (benchmarks/fuzz.py runs them in a
+    worker process, at scale), on a fixed budget: whatever the change, the
+    result is an original's bytes or GageBPEError / EOFError."""
+    blob = _mutate(stream(name), kind, where, value, stream(other))
+    result = outcome(blob)
+    a, b = SAMPLES[name], SAMPLES[other]
+    # A cut between whole streams can join them: the only bytes allowed.
+    originals = {a, b, a + b, a + a}
+    assert result in (GageBPEError, EOFError) or result in originals
 
 
 def test_trailing_garbage_is_an_error():
