@@ -42,6 +42,11 @@ class Compressor:
         return self._threads
 
     def compress(self, data):
+        return self._compress(data, final=False)
+
+    def _compress(self, data, final):
+        """``compress``; with ``final``, the partial block at the end is
+        coded too, alongside the others (``flush`` then adds the trailer)."""
         if self._finished:
             raise ValueError("Compressor has been flushed")
         out = [self._header()]
@@ -56,7 +61,7 @@ class Compressor:
                 self._pending = bytearray()
             # Whole blocks straight from the caller's buffer: no copy of
             # the input beyond the blocks being coded.
-            full = len(data) - len(data) % self._block_size
+            full = len(data) if final else len(data) - len(data) % self._block_size
             out += self._blocks([data[start:start + self._block_size]
                                  for start in range(0, full, self._block_size)])
             self._pending += data[full:]
@@ -290,7 +295,8 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
         from . import gage1994
         return gage1994.compress(data)
     c = Compressor(level, block_size=block_size, threads=threads)
-    return c.compress(data) + c.flush()
+    # The last block with the others, so that threads share it too.
+    return c._compress(data, final=True) + c.flush()
 
 
 def _check_format(format):
