@@ -174,12 +174,14 @@ def _canonical_order(lengths):
 
 
 @njit(cache=True, nogil=True)
-def _decode_table(lengths, payloads):
-    """Entries ``payloads[symbol] << 5 | length`` for each value of the
-    next FAST_BITS bits; for a prefix of longer codes, ``offset << 10 |
-    bits << 5 | 31``: where its second-level table starts, and how many
-    more bits that table takes.  Symbols are visited in code order, so
-    that every symbol of one length fills the same number of entries."""
+def decode_table(lengths, payloads):
+    """The two-level decoding table of a code whose symbol s decodes to
+    ``payloads[s]`` (below 2^58): for each value of the next FAST_BITS
+    bits, the entry ``payloads[symbol] << 5 | length``, or for a prefix of
+    longer codes ``offset << 10 | bits << 5 | 31``: where its second-level
+    table starts, and how many more bits that table takes.  Symbols are
+    visited in code order, so that every symbol of one length fills the
+    same number of entries."""
     order, first = _canonical_order(lengths)
     size = 1 << FAST_BITS
     longest = np.zeros(size, np.int64)  # longest code under each prefix
@@ -268,13 +270,6 @@ def decode(section, sizes, lengths, out):
     if not all_within(base, sizes, pos):
         return False
     return ends_cleanly(padded, base, sizes, pos)
-
-
-@njit(cache=True, nogil=True)
-def decode_table(lengths, payloads):
-    """The two-level decoding table of a code whose symbol s decodes to
-    the entry ``payloads[s]`` (below 2^58)."""
-    return _decode_table(lengths, payloads)
 
 
 @njit(cache=True, nogil=True)
