@@ -26,6 +26,14 @@ def lowest_bit(word):
     return _BIT_INDEX[(low * _DE_BRUIJN) >> np.uint64(58)]
 
 
+@njit(cache=True, nogil=True, inline='always')
+def highest_bit(word):
+    """Index of the highest set bit of a non-zero uint64."""
+    for shift in (1, 2, 4, 8, 16, 32):
+        word |= word >> np.uint64(shift)
+    return lowest_bit(word ^ (word >> np.uint64(1)))
+
+
 @njit(cache=True, nogil=True)
 def _bit_length(v):
     n = 0

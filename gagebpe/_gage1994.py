@@ -14,8 +14,9 @@ gagebpe's own numbering and expands it with the shared ``_expand`` kernels.
 import numpy as np
 
 from . import _expand
-from ._bits import lowest_bit
+from ._bits import highest_bit, lowest_bit
 from ._jit import njit
+from ._memory import load8, store8
 
 BLOCK_SIZE = 5000
 HASH_SIZE = 4096
@@ -36,22 +37,39 @@ MAX_BLOCK_OUTPUT = 1 << 16
 # linearly from ``(a ^ (b << 5)) & 4095`` to the pair or to the first slot
 # with count 0, and claims that slot; counts never return to 0 within a
 # block, so the table clusters and probes grow to a hundred slots.  Here the
-# same slot is found directly: ``ranks[0]`` is a bitmap of the slots with
-# count 0 (the first one at or after the hash is a word scan away) and
-# ``where[a << 8 | b]`` the slot last claimed for the pair, which is the
-# answer if it still holds the pair and lies before that first empty slot.
+# same slot is found directly: ``where[a << 8 | b]`` is the slot last
+# claimed for the pair, which is the answer if it still holds the pair with
+# a count (the slots its probe passed were counted when it was claimed, and
+# stay counted); otherwise the answer is the first slot with count 0 at or
+# after the hash, a word scan away in ``ranks[0]``, a bitmap of those slots.
 #
 # The original also scans all 4096 slots for the best pair per merge; here
 # ``ranks[c]`` (c >= THRESHOLD) is a bitmap of the slots with count c, so the
 # winner, the first slot of the highest count, is found in a few steps.
-# ``ranks[c, WORDS]`` counts the slots in bitmap c.
+# ``ranks[c, WORDS]`` counts the slots in bitmap c, and row LEVELS (count 1
+# is never ranked) is a bitmap of the counts whose bitmaps are not empty.
+#
+# Reading a block and replacing a pair log their count changes as edits,
+# ``(a << 8 | b) << 2 | op``, which ``_apply`` then makes in the original's
+# order: nothing in a pass reads the counts it changes.  One flat loop over
+# the log keeps Numba from reference-counting the table's arrays around
+# every change, which cost more than the changes themselves.
 
 LEFT, RIGHT, COUNT = 0, 1, 2
+LEVELS = 1
+UP, DOWN, RESET = 0, 1, 2  # one up (saturating at 255), one down (not below 1), to 1
 WORDS = HASH_SIZE // 64
 MASK = HASH_SIZE - 1
+_ONES = np.uint64(0x0101010101010101)
+_HIGHS = np.uint64(0x8080808080808080)
 
 
 @njit(cache=True, nogil=True, inline='always')
+def _edit(a, b, op):
+    return (((np.int32(a) << 8) | np.int32(b)) << 2) | op
+
+
+@njit(cache=True, nogil=True)
 def _first_empty(ranks, start):
     """The first slot with count 0 at or after ``start`` (wrapping), or -1."""
     w = start >> 6
@@ -64,72 +82,72 @@ def _first_empty(ranks, start):
     return -1
 
 
-@njit(cache=True, nogil=True, inline='always')
-def _lookup(slots, ranks, where, a, b):
-    """The slot the original's probe for (a, b) stops at, claimed for the
-    pair; -1 where the original would probe forever (a full table)."""
-    start = (a ^ (b << 5)) & MASK
-    if (slots[start, LEFT] == a and slots[start, RIGHT] == b) or slots[start, COUNT] == 0:
-        index = start  # the probe's first step, and the usual case
-    else:
-        empty = _first_empty(ranks, start)
-        index = where[(a << 8) | b]
-        if not (index >= 0 and slots[index, LEFT] == a and slots[index, RIGHT] == b
-                and (empty < 0 or ((index - start) & MASK) <= ((empty - start) & MASK))):
-            index = empty
+@njit(cache=True, nogil=True)
+def _apply(edits, n, slots, ranks, where):
+    """Make the count changes ``edits[:n]`` in order, each on the slot the
+    original's lookup would claim; a pair that finds no slot (where the
+    original would probe forever) is not counted."""
+    for i in range(n):
+        key = edits[i] >> 2
+        op = edits[i] & 3
+        a = key >> 8
+        b = key & 255
+        index = where[key]
+        if not (index >= 0 and slots[index, COUNT] > 0
+                and slots[index, LEFT] == a and slots[index, RIGHT] == b):
+            start = (a ^ (b << 5)) & MASK
+            index = start if slots[start, COUNT] == 0 else _first_empty(ranks, start)
             if index < 0:
-                return -1
-    slots[index, LEFT] = a
-    slots[index, RIGHT] = b
-    where[(a << 8) | b] = index
-    return index
-
-
-@njit(cache=True, nogil=True, inline='always')
-def _set_count(slots, ranks, index, count):
-    old = slots[index, COUNT]
-    bit = np.uint64(1) << np.uint64(index & 63)
-    if old == 0 or old >= THRESHOLD:
-        ranks[old, index >> 6] &= ~bit
-        ranks[old, WORDS] -= np.uint64(1)
-    if count == 0 or count >= THRESHOLD:
-        ranks[count, index >> 6] |= bit
-        ranks[count, WORDS] += np.uint64(1)
-    slots[index, COUNT] = count
+                continue
+            slots[index, LEFT] = a
+            slots[index, RIGHT] = b
+            where[key] = index
+        old = slots[index, COUNT]
+        if op == UP:
+            count = min(old + 1, 255)
+        elif op == DOWN:
+            count = max(old - 1, 1) if old > 0 else 0
+        else:
+            count = 1
+        if count == old:
+            continue
+        bit = np.uint64(1) << np.uint64(index & 63)
+        if old == 0 or old >= THRESHOLD:
+            ranks[old, index >> 6] &= ~bit
+            ranks[old, WORDS] -= np.uint64(1)
+            if ranks[old, WORDS] == 0:
+                ranks[LEVELS, old >> 6] &= ~(np.uint64(1) << np.uint64(old & 63))
+        if count >= THRESHOLD:
+            ranks[count, index >> 6] |= bit
+            ranks[count, WORDS] += np.uint64(1)
+            ranks[LEVELS, count >> 6] |= np.uint64(1) << np.uint64(count & 63)
+        slots[index, COUNT] = count
 
 
 @njit(cache=True, nogil=True)
 def _best(ranks):
     """The first slot with the highest count above 2, or -1."""
-    for count in range(255, THRESHOLD - 1, -1):
-        if ranks[count, WORDS]:
+    for level in range(3, -1, -1):
+        counts = ranks[LEVELS, level]
+        if level == 0:
+            counts &= ~np.uint64((1 << THRESHOLD) - 1)
+        if counts:
+            count = level * 64 + highest_bit(counts)
             for w in range(WORDS):
                 if ranks[count, w]:
                     return w * 64 + lowest_bit(ranks[count, w])
     return -1
 
 
-@njit(cache=True, nogil=True, inline='always')
-def _adjust(slots, ranks, where, a, b, step):
-    """Count (a, b) one up (saturating at 255) or down (not below 1)."""
-    index = _lookup(slots, ranks, where, a, b)
-    if index < 0:
-        return
-    count = slots[index, COUNT]
-    if step > 0 and count < 255:
-        _set_count(slots, ranks, index, count + 1)
-    elif step < 0 and count > 1:
-        _set_count(slots, ranks, index, count - 1)
-
-
 @njit(cache=True, nogil=True)
-def _read_block(data, pos, buffer, slots, ranks, where, leftcode, rightcode):
-    """Fill ``buffer`` from ``data[pos:]`` as ``fileread`` does; return
-    ``(size, new pos, done)``."""
+def _read_block(data, pos, buffer, edits, slots, ranks, where, leftcode, rightcode):
+    """Fill ``buffer`` from ``data[pos:]`` as ``fileread`` does, counting
+    its pairs; return ``(size, new pos, done)``."""
     slots[:, COUNT] = 0
     ranks[:] = 0
     ranks[0, :WORDS] = ~np.uint64(0)
     ranks[0, WORDS] = HASH_SIZE
+    ranks[LEVELS, 0] = 1
     for c in range(256):
         leftcode[c] = c
         rightcode[c] = 0
@@ -140,20 +158,90 @@ def _read_block(data, pos, buffer, slots, ranks, where, leftcode, rightcode):
         if pos == data.shape[0]:
             done = True  # getc returned EOF
             break
-        c = np.int32(data[pos])
+        c = data[pos]
         pos += 1
         if size > 0:
-            _adjust(slots, ranks, where, buffer[size - 1], c, 1)
+            edits[size - 1] = _edit(buffer[size - 1], c, UP)
         buffer[size] = c
         size += 1
         if rightcode[c] == 0:
             rightcode[c] = 1
             used += 1
+    _apply(edits, max(size - 1, 0), slots, ranks, where)
     return size, pos, done
 
 
+@njit(cache=True, nogil=True, inline='always')
+def _find_pair(buffer, start, end, left, right):
+    """The first ``r`` in ``[start, end)`` with ``buffer[r:r + 2] == (left,
+    right)``, or ``max(start, end)``.  Eight positions per step: a byte of
+    ``(word ^ lefts) | (next word ^ rights)`` is zero where the pair starts,
+    and the lowest flagged byte of the zero-byte test is the first one."""
+    if start >= end:
+        return start
+    lefts = np.uint64(left) * _ONES
+    rights = np.uint64(right) * _ONES
+    r = start
+    while r < end:
+        x = (load8(buffer, r) ^ lefts) | (load8(buffer, r + 1) ^ rights)
+        zeros = (x - _ONES) & ~x & _HIGHS
+        if zeros:
+            return min(r + (lowest_bit(zeros) >> 3), end)
+        r += 8
+    return end
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _move(buffer, to, start, n):
+    """``buffer[to:to + n] = buffer[start:start + n]`` for ``to < start``,
+    eight bytes at a time: each load reads bytes no earlier store reached,
+    and the last eight are loaded before anything is stored."""
+    if n < 8:
+        for i in range(n):
+            buffer[to + i] = buffer[start + i]
+        return
+    tail = load8(buffer, start + n - 8)
+    i = 0
+    while i < n - 8:
+        store8(buffer, to + i, load8(buffer, start + i))
+        i += 8
+    store8(buffer, to + n - 8, tail)
+
+
 @njit(cache=True, nogil=True)
-def _merge_block(buffer, size, slots, ranks, where, leftcode, rightcode):
+def _replace(buffer, size, leftch, rightch, code, edits):
+    """One pass of the original's replacement loop: each match, left to
+    right, becomes ``code``, and the bytes between matches move down in one
+    copy.  Logs the pass's count changes to ``edits`` in the original's
+    order; returns ``(new size, number of edits)``."""
+    oldsize = size - 1
+    n = 0
+    r = _find_pair(buffer, 0, oldsize, leftch, rightch)
+    w = r
+    while r < oldsize:
+        if r > 0:
+            edits[n] = _edit(buffer[w - 1], leftch, DOWN)
+            edits[n + 1] = _edit(buffer[w - 1], code, UP)
+            n += 2
+        if r < oldsize - 1:
+            edits[n] = _edit(rightch, buffer[r + 2], DOWN)
+            edits[n + 1] = _edit(code, buffer[r + 2], UP)
+            n += 2
+        buffer[w] = code
+        w += 1
+        r += 2
+        size -= 1
+        match = _find_pair(buffer, r, oldsize, leftch, rightch)
+        _move(buffer, w, r, match - r)
+        w += match - r
+        r = match
+    buffer[w] = buffer[r]  # the last byte, when no match took it
+    edits[n] = _edit(leftch, rightch, RESET)
+    return size, n + 1
+
+
+@njit(cache=True, nogil=True)
+def _merge_block(buffer, size, edits, slots, ranks, where, leftcode, rightcode):
     """Replace pairs until no code is free or no count exceeds 2, as
     ``compress`` does; return the new size."""
     code = 256
@@ -168,31 +256,10 @@ def _merge_block(buffer, size, slots, ranks, where, leftcode, rightcode):
             break
         leftch = slots[best, LEFT]
         rightch = slots[best, RIGHT]
-        oldsize = size - 1
-        r = 0  # nothing moves before the first occurrence
-        while r < oldsize and not (buffer[r] == leftch and buffer[r + 1] == rightch):
-            r += 1
-        w = r
-        while r < oldsize:
-            if buffer[r] == leftch and buffer[r + 1] == rightch:
-                if r > 0:
-                    _adjust(slots, ranks, where, buffer[w - 1], leftch, -1)
-                    _adjust(slots, ranks, where, buffer[w - 1], code, 1)
-                if r < oldsize - 1:
-                    _adjust(slots, ranks, where, rightch, buffer[r + 2], -1)
-                    _adjust(slots, ranks, where, code, buffer[r + 2], 1)
-                buffer[w] = code
-                w += 1
-                r += 1
-                size -= 1
-            else:
-                buffer[w] = buffer[r]
-                w += 1
-            r += 1
-        buffer[w] = buffer[r]
+        size, n = _replace(buffer, size, leftch, rightch, code, edits)
+        _apply(edits, n, slots, ranks, where)
         leftcode[code] = leftch
         rightcode[code] = rightch
-        _set_count(slots, ranks, _lookup(slots, ranks, where, leftch, rightch), 1)
     return size
 
 
@@ -247,7 +314,9 @@ def compress(data, final):
     # Every block but the last holds at least MAX_CHARS bytes.
     n_blocks = data.shape[0] // MAX_CHARS + 2
     out = np.empty(data.shape[0] + n_blocks * MAX_TABLE, np.uint8)
-    buffer = np.zeros(BLOCK_SIZE + 2, np.int32)  # the original reads one past
+    # The original reads one past the block; the pair search, 16 past.
+    buffer = np.zeros(BLOCK_SIZE + 16, np.uint8)
+    edits = np.empty(2 * BLOCK_SIZE + 1, np.int32)  # four per match, one reset
     slots = np.zeros((HASH_SIZE, 3), np.int32)
     ranks = np.zeros((256, WORDS + 1), np.uint64)
     where = np.full(1 << 16, -1, np.int32)
@@ -257,9 +326,9 @@ def compress(data, final):
     end = 0
     done = False
     while not done and (final or data.shape[0] - pos > BLOCK_SIZE):
-        size, pos, done = _read_block(data, pos, buffer, slots, ranks, where,
+        size, pos, done = _read_block(data, pos, buffer, edits, slots, ranks, where,
                                       leftcode, rightcode)
-        size = _merge_block(buffer, size, slots, ranks, where, leftcode, rightcode)
+        size = _merge_block(buffer, size, edits, slots, ranks, where, leftcode, rightcode)
         end = _write_block(buffer, size, leftcode, rightcode, out, end)
     return out[:end], pos
 
@@ -281,7 +350,7 @@ def _read_table(data, pos, leftcode, rightcode):
     while c < 256:
         if pos >= n:
             return TRUNCATED_TABLE, pos
-        count = data[pos]
+        count = np.int64(data[pos])  # NumPy would add uint8s modulo 256
         pos += 1
         if count > 127:
             c += count - 127
