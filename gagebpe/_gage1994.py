@@ -8,8 +8,10 @@ around each replacement, and the chosen pair is the first slot (from slot
 original loops forever (a lookup in a full table), a pair that finds no
 slot is simply not counted.
 
-The reader converts each block's pair table into a merge table in
-gagebpe's own numbering and expands it with the shared ``_expand`` kernels.
+The reader builds each block's phrases in code order when the table is
+the writer's kind (pairs refer only to higher codes), and otherwise renumbers
+the table as a merge table in gagebpe's own numbering, refusing cycles; both
+copy phrases with the shared ``_expand`` kernels.
 """
 import numpy as np
 
@@ -423,6 +425,67 @@ def _as_merges(leftcode, rightcode, symbol, merges, terminals):
 
 
 @njit(cache=True, nogil=True)
+def _phrases_in_code_order(leftcode, rightcode, phrases, phrase):
+    """The 1994 writer's tables, fast: its pairs refer only to literals and
+    to pairs with higher codes (it hands out codes downwards), so walking
+    the codes down from 255 builds each pair's phrase from phrases already
+    built.  Literal ``c`` is ``phrases[c]``; each pair's phrase is appended
+    as copies of its halves; ``phrase[c]`` becomes ``offset << 32 | length``.
+    Returns False, having built nothing usable, for any other table or one
+    whose phrases would not fit in ``phrases``."""
+    for c in range(256):
+        if leftcode[c] == c:
+            phrase[c] = (np.int64(c) << 32) | 1
+    end = np.uint64(256)
+    room = np.uint64(phrases.shape[0] - _expand.COPY_WIDTH)
+    for c in range(255, -1, -1):
+        left = leftcode[c]
+        right = rightcode[c]
+        if left == c:
+            continue
+        if ((leftcode[left] != left and left <= c)
+                or (leftcode[right] != right and right <= c)):
+            return False
+        n_left = np.uint64(phrase[left] & 0xFFFFFFFF)
+        n_right = np.uint64(phrase[right] & 0xFFFFFFFF)
+        if end + n_left + n_right > room:
+            return False
+        phrase[c] = (np.int64(end) << 32) | np.int64(n_left + n_right)
+        _expand.copy(phrases, end, phrases, np.uint64(phrase[left] >> 32), n_left)
+        end += n_left
+        _expand.copy(phrases, end, phrases, np.uint64(phrase[right] >> 32), n_right)
+        end += n_right
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _phrases_in_any_order(leftcode, rightcode, used, phrase, merges, terminals):
+    """Any other table: numbered in dependency order (refusing cycles), and
+    only the phrases of the codes in ``used`` built.  Returns ``(status,
+    phrases)`` and sets ``phrase[c]`` for the used codes."""
+    symbol = np.empty(256, np.int64)
+    n_terminals, n_merges = _as_merges(leftcode, rightcode, symbol, merges, terminals)
+    if n_terminals < 0:
+        return CYCLE, np.empty(0, np.uint8)
+    table = merges[:n_merges]
+    lengths = _expand.symbol_lengths(table, n_terminals, MAX_BLOCK_OUTPUT)
+    used_symbols = np.zeros(n_terminals + n_merges, np.bool_)
+    block = 0
+    for c in range(256):
+        if used[c]:
+            used_symbols[symbol[c]] = True
+            block += lengths[symbol[c]]
+    if block > MAX_BLOCK_OUTPUT:
+        return TOO_LARGE, np.empty(0, np.uint8)
+    offsets, phrases = _expand.phrase_table(table, n_terminals, terminals, lengths,
+                                            used_symbols, block)
+    for c in range(256):
+        if used[c]:
+            phrase[c] = (np.int64(offsets[symbol[c]]) << 32) | lengths[symbol[c]]
+    return OK, phrases
+
+
+@njit(cache=True, nogil=True)
 def expand(data, limit, enough):
     """``(status, output, consumed)``: the blocks of ``data`` expanded up to
     the first fault (a status other than OK), or until ``enough`` bytes are
@@ -432,11 +495,12 @@ def expand(data, limit, enough):
     output is TOO_LARGE."""
     leftcode = np.zeros(256, np.int64)
     rightcode = np.zeros(256, np.int64)
-    symbol = np.zeros(256, np.int64)
     merges = np.zeros((256, 2), np.int32)
     terminals = np.zeros(256, np.uint8)
-    used = np.zeros(512, np.bool_)
+    used = np.zeros(256, np.bool_)
     phrase = np.zeros(256, np.int64)  # per code: phrase offset << 32 | length
+    writer_phrases = np.empty(MAX_BLOCK_OUTPUT + _expand.COPY_WIDTH, np.uint8)
+    writer_phrases[:256] = np.arange(256)
     out = np.empty(4 * data.shape[0] + 64, np.uint8)  # files expand 2-8 times
     written = 0
     pos = consumed = 0
@@ -450,24 +514,21 @@ def expand(data, limit, enough):
         pos += 2
         if pos + size > data.shape[0]:
             return TRUNCATED_DATA, out[:written], consumed
-        n_terminals, n_merges = _as_merges(leftcode, rightcode, symbol, merges, terminals)
-        if n_terminals < 0:
-            return CYCLE, out[:written], consumed
-        table = merges[:n_merges]
-        lengths = _expand.symbol_lengths(table, n_terminals, MAX_BLOCK_OUTPUT)
-        used[:] = False
+        codes = data[pos:pos + size]
+        phrases = writer_phrases
+        if not _phrases_in_code_order(leftcode, rightcode, phrases, phrase):
+            used[:] = False
+            for c in codes:
+                used[c] = True
+            status, phrases = _phrases_in_any_order(leftcode, rightcode, used, phrase,
+                                                    merges, terminals)
+            if status != OK:
+                return status, out[:written], consumed
         block = 0
-        for i in range(size):
-            s = symbol[data[pos + i]]
-            used[s] = True
-            block += lengths[s]
+        for c in codes:
+            block += phrase[c] & 0xFFFFFFFF
         if block > MAX_BLOCK_OUTPUT or written + block > limit:
             return TOO_LARGE, out[:written], consumed
-        offsets, phrases = _expand.phrase_table(table, n_terminals, terminals, lengths,
-                                                used[:n_terminals + n_merges], block)
-        for c in range(256):
-            if used[symbol[c]]:
-                phrase[c] = (np.int64(offsets[symbol[c]]) << 32) | lengths[symbol[c]]
         if written + block + _expand.COPY_WIDTH > out.shape[0]:
             bigger = np.empty(2 * (written + block) + 64, np.uint8)
             bigger[:written] = out[:written]
@@ -475,10 +536,9 @@ def expand(data, limit, enough):
         # Each code is one copy of its phrase; a copy's 16-byte overrun
         # lands where the next one goes.
         at = np.uint64(written)
-        for i in range(size):
-            e = phrase[data[pos + i]]
-            n = np.uint64(e & 0xFFFFFFFF)
-            _expand.copy(out, at, phrases, np.uint64(e >> 32), n)
+        for c in codes:
+            n = np.uint64(phrase[c] & 0xFFFFFFFF)
+            _expand.copy(out, at, phrases, np.uint64(phrase[c] >> 32), n)
             at += n
         written += block
         pos += size
