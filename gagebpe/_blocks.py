@@ -95,8 +95,9 @@ def _check_padding(section, nbits):
         raise GageBPEError("PACKED block padding bits are not zero")
 
 
-def decode_packed(payload, size):
-    """Bytes of a PACKED payload that must expand to ``size`` bytes."""
+def decode_packed(payload, size, out):
+    """Bytes of a PACKED payload that must expand to ``size`` bytes, into
+    ``out``."""
     if len(payload) < _PACKED_HEAD.size:
         raise GageBPEError("PACKED block shorter than its header")
     n_merges, n_ids, bitmap = _PACKED_HEAD.unpack_from(payload)
@@ -113,13 +114,12 @@ def decode_packed(payload, size):
     if n_merges == 0:  # terminals only: decode them in one pass
         if n_ids != size:
             raise GageBPEError("grammar does not expand to the declared size")
-        out = np.empty(size, np.uint8)
         if not _bits.unpack_bytes(ids_section, id_width, terminals, out):
             raise GageBPEError("sequence refers to an undefined symbol")
         return out
     ids = np.empty(n_ids, np.int32)
     _bits.unpack_fixed(ids_section, id_width, ids)
-    return _expand_sections(table, n_merges, ids, terminals, size)
+    return _expand_sections(table, n_merges, ids, terminals, size, out)
 
 
 def _unpack_merges(table, n_merges, n_terminals):
@@ -129,10 +129,10 @@ def _unpack_merges(table, n_merges, n_terminals):
     return merges
 
 
-def _expand_sections(table, n_merges, ids, terminals, size):
+def _expand_sections(table, n_merges, ids, terminals, size, out):
     merges = _unpack_merges(table, n_merges, len(terminals))
     return grammar.expand(merges, ids, len(terminals), terminals, size,
-                          checked=True)
+                          checked=True, out=out)
 
 
 def _terminals(bitmap):
@@ -228,8 +228,8 @@ def _decode_huffman_section(section, lengths, count, what):
     return out
 
 
-def decode_huffman(payload, size):
-    """Bytes of a HUFFMAN payload (fixed-width merge table)."""
+def decode_huffman(payload, size, out):
+    """Bytes of a HUFFMAN payload (fixed-width merge table), into ``out``."""
     if len(payload) < _HUFFMAN_HEAD.size:
         raise GageBPEError("HUFFMAN block shorter than its header")
     n_merges, n_ids, length_bytes, bitmap = _HUFFMAN_HEAD.unpack_from(payload)
@@ -241,11 +241,11 @@ def decode_huffman(payload, size):
     _check_padding(table, table_bits)
     merges = _unpack_merges(table, n_merges, len(terminals))
     return _decode_coded(body, _HUFFMAN_HEAD.size + len(table), length_bytes,
-                         merges, n_ids, terminals, size)
+                         merges, n_ids, terminals, size, out)
 
 
-def decode_sorted(payload, size):
-    """Bytes of a SORTED payload (compact merge table)."""
+def decode_sorted(payload, size, out):
+    """Bytes of a SORTED payload (compact merge table), into ``out``."""
     if len(payload) < _SORTED_HEAD.size:
         raise GageBPEError("SORTED block shorter than its header")
     n_merges, n_ids, table_bytes, length_bytes, bitmap = _SORTED_HEAD.unpack_from(payload)
@@ -257,7 +257,7 @@ def decode_sorted(payload, size):
     if not _rules.unpack(table, len(terminals), merges):
         raise GageBPEError("merge table is malformed or refers to an undefined symbol")
     return _decode_coded(body, _SORTED_HEAD.size + table_bytes, length_bytes,
-                         merges, n_ids, terminals, size)
+                         merges, n_ids, terminals, size, out)
 
 
 def _check_counts(n_terminals, n_merges, n_ids, size):
@@ -272,9 +272,9 @@ def _section(body, start, length):
     return body[start:start + length]
 
 
-def _decode_coded(body, start, length_bytes, merges, n_ids, terminals, size):
+def _decode_coded(body, start, length_bytes, merges, n_ids, terminals, size, out):
     """Expand the code-length and sequence sections from ``body[start:]``
-    (checked merges ``merges``) to exactly ``size`` bytes."""
+    (checked merges ``merges``) to exactly ``size`` bytes, into ``out``."""
     n_terminals = len(terminals)
     n_symbols = n_terminals + len(merges)
     if length_bytes < _LENGTH_CODE_BYTES:
@@ -291,14 +291,13 @@ def _decode_coded(body, start, length_bytes, merges, n_ids, terminals, size):
         "code-length").astype(np.uint8)
     streams, sizes = _huffman_streams(body[start + length_bytes:], lengths, "sequence",
                                       _huffman.STREAMS)
-    out = np.empty(size + _expand.COPY_WIDTH, np.uint8)
     written = _expand.expand_coded(
         streams, sizes, lengths, merges, n_terminals, terminals,
         _expand.symbol_lengths(merges, n_terminals, size), n_ids, out, size)
     if written != size:
         raise GageBPEError("sequence disagrees with its codes or "
                            "does not expand to the declared size")
-    return out[:size]
+    return out
 
 
 def encode(data, min_count=2, probe=False, merge=None):
@@ -364,18 +363,24 @@ def merge_count(coding, payload_head):
     return struct.unpack_from("<I", payload_head)[0]
 
 
-def decode(coding, payload, size):
-    """The bytes of one block, as a buffer (bytes or a uint8 array: callers
-    copy them once, where they join them); ``GageBPEError`` if the payload
-    is malformed."""
+_DECODERS = {PACKED: decode_packed, HUFFMAN: decode_huffman, SORTED: decode_sorted}
+
+
+def decode(coding, payload, size, out=None):
+    """The bytes of one block, as a buffer: bytes, or a uint8 array (``out``,
+    ``size`` writable bytes, if given, which decoders write into and nothing
+    past); ``GageBPEError`` if the payload is malformed."""
+    if coding not in CODINGS:
+        raise GageBPEError(f"unknown block coding {coding}")
     if coding == STORED:
         if len(payload) != size:
             raise GageBPEError("STORED block length disagrees with its size")
-        return bytes(payload)
-    if coding == PACKED:
-        return decode_packed(payload, size)
-    if coding == HUFFMAN:
-        return decode_huffman(payload, size)
-    if coding == SORTED:
-        return decode_sorted(payload, size)
-    raise GageBPEError(f"unknown block coding {coding}")
+        if out is None:
+            return bytes(payload)
+        out[:] = np.frombuffer(payload, np.uint8)
+        return out
+    if out is None:
+        out = np.empty(size, np.uint8)
+    elif len(out) != size:
+        raise ValueError("out must hold exactly the block's size")
+    return _DECODERS[coding](payload, size, out)

@@ -38,22 +38,25 @@ def total_length(lengths, ids, cap):
 
 
 # Copies move COPY_WIDTH bytes at a time and may run up to COPY_WIDTH - 1
-# bytes past a phrase's end: buffers they write carry that much padding.
+# bytes past a phrase's end: phrase tables carry that much padding, and
+# outputs, which need none, are written with ``copy_within``.
 COPY_WIDTH = 16
 
 
 @njit(cache=True, nogil=True)
 def expand(merges, ids, n_terminals, terminals, lengths, out, size):
-    """Write the expansion of ``ids`` into ``out``, which holds ``size`` bytes
-    plus ``COPY_WIDTH`` of padding.  Return the length written, or -1, having
-    written nothing past ``size``, if an id is undefined or the expansion
-    would not fit.  ``lengths`` are ``symbol_lengths(merges, ..., size)``.
+    """Write the expansion of ``ids`` into ``out[:size]``, writing nothing
+    past ``size``.  Return the length written, or -1 if an id is undefined
+    or the expansion would not fit.  ``lengths`` are ``symbol_lengths(merges,
+    ..., size)``.
 
     Every distinct symbol of ``ids`` is expanded once into a phrase table;
     the output is then one short copy per id, from a table far smaller than
     the output, made 16 bytes at a time.  (Indices are unsigned so that
     Numba emits no wraparound checks.)
     """
+    if out.shape[0] < size:
+        return -1
     n_symbols = n_terminals + merges.shape[0]
     used = np.zeros(n_symbols, np.bool_)
     for s in ids:
@@ -71,7 +74,7 @@ def expand(merges, ids, n_terminals, terminals, lengths, out, size):
         n = np.uint64(lengths[s])
         if pos + n > end:
             return -1
-        copy(out, pos, table, offsets[s], n)
+        copy_within(out, pos, table, offsets[s], n, end)
         pos += n
     return np.int64(pos)
 
@@ -84,6 +87,8 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
     that the decoder's chain of bit positions overlaps the copying.  The
     symbols with codes are the ones used.  Returns the length written, or
     -1 if the codes or the expansion do not fit exactly."""
+    if out.shape[0] < size:
+        return -1
     used = code_lengths > 0
     offsets, table = phrase_table(merges, n_terminals, terminals, lengths,
                                    used, size)
@@ -114,7 +119,7 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
                 for e in (e0, e1, e2, e3):
                     if not _fits(pos, e, end):
                         return -1
-                    pos = _emit(out, pos, table, e)
+                    pos = _emit(out, pos, table, e, end)
                 i += 4
             if not (_huffman.within(p0, base, sizes, 0) and _huffman.within(p1, base, sizes, 1)
                     and _huffman.within(p2, base, sizes, 2) and _huffman.within(p3, base, sizes, 3)):
@@ -130,7 +135,7 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
         bitpos[k] += np.uint64(length)
         if not _fits(pos, e, end):
             return -1
-        pos = _emit(out, pos, table, e)
+        pos = _emit(out, pos, table, e, end)
         i += 1
         k = k + 1 if k + 1 < m else 0
     if not _huffman.ends_cleanly(padded, base, sizes, bitpos):
@@ -151,10 +156,11 @@ def _fits(pos, entry, end):
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _emit(out, pos, table, entry):
-    """Copy the phrase of ``entry`` to ``out[pos:]``; the position after it."""
+def _emit(out, pos, table, entry, end):
+    """Copy the phrase of ``entry`` to ``out[pos:]``, which it fits, writing
+    nothing past ``end``; the position after it."""
     n = np.uint64(entry & _PHRASE_MASK)
-    copy(out, pos, table, np.uint64(entry >> _PHRASE_BITS), n)
+    copy_within(out, pos, table, np.uint64(entry >> _PHRASE_BITS), n, end)
     return pos + n
 
 
@@ -226,6 +232,18 @@ def copy(out, pos, table, src, n):
         store8(out, pos + t, load8(table, src + t))
         store8(out, pos + t + eight, load8(table, src + t + eight))
         t += np.uint64(COPY_WIDTH)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def copy_within(out, pos, table, src, n, end):
+    """``copy``, but writing nothing past ``end``: the last phrases of an
+    output go byte by byte, so that outputs need no padding and can be the
+    caller's own buffer."""
+    if pos + n + np.uint64(COPY_WIDTH) <= end:
+        copy(out, pos, table, src, n)
+    else:
+        for t in range(n):
+            out[pos + np.uint64(t)] = table[src + np.uint64(t)]
 
 
 @njit(cache=True, nogil=True)

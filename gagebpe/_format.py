@@ -100,11 +100,12 @@ def parse_block_header(buf, max_block_size):
     return coding, size, payload_size, data_check
 
 
-def decode_block(coding, size, data_check, payload, version=VERSION):
+def decode_block(coding, size, data_check, payload, version=VERSION, out=None):
     """The original bytes of a block of a stream of ``version``, checked,
-    as a buffer (bytes or a uint8 array)."""
+    as a buffer (bytes or a uint8 array: ``out``, if given, a writable
+    array of ``size`` bytes)."""
     from . import _blocks, _checksum
-    data = _blocks.decode(coding, payload, size)
+    data = _blocks.decode(coding, payload, size, out)
     check = _crc(data) if version == 1 else _checksum.block_check(data)
     if check != data_check:
         raise GageBPEError("block check failed: data corrupt")
@@ -132,6 +133,30 @@ def check_trailer(buf, index):
         if bytes(buf[-4:]) != FOOTER_MAGIC:
             raise GageBPEError("bad end-of-stream marker")
         raise GageBPEError("stream index disagrees with its blocks")
+
+
+def declared_size(data):
+    """The original size that ``data``, a run of whole streams, declares
+    in its block headers, or None if its layout does not parse (a reader
+    then finds what is wrong).  Reads the headers only: nothing is checked
+    that decoding does not check again."""
+    total = 0
+    pos = 0
+    try:
+        while pos < len(data):
+            max_block_size = parse_stream_header(data[pos:pos + HEADER.size])[1]
+            pos += HEADER.size
+            n_blocks = 0
+            while data[pos] != END_OF_BLOCKS:
+                head = data[pos:pos + BLOCK_HEADER.size]
+                size, payload_size = parse_block_header(head, max_block_size)[1:3]
+                total += size
+                pos += BLOCK_HEADER.size + payload_size
+                n_blocks += 1
+            pos += trailer_size(n_blocks)
+    except (GageBPEError, struct.error, IndexError):
+        return None
+    return total if pos == len(data) else None
 
 
 def read_index(stream_bytes):

@@ -8,7 +8,7 @@ import os
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from . import _format
+from . import _bytes, _format
 from ._errors import DEFAULT_MAX_LENGTH, OVER_LIMIT, TRUNCATED, GageBPEError
 from .levels import settings
 
@@ -146,9 +146,13 @@ class Decompressor:
     no limit) raises ``GageBPEError`` as soon as its header is read.
     """
 
-    def __init__(self, *, threads=1, limit=None):
+    def __init__(self, *, threads=1, limit=None, _into=None):
         self._threads = _check_threads(threads)
         self._limit = _check_limit(limit)
+        # One-shot ``decompress`` decodes each block straight into its place
+        # in the result, and ``decompress`` here then returns nothing.
+        self._into = _into
+        self._into_pos = 0
         self._declared = 0  # original bytes of the blocks read so far
         self._executor = None
         # Input not yet consumed: the caller's buffer while a call reads it
@@ -205,10 +209,11 @@ class Decompressor:
                 continue  # read ahead while blocks can decode side by side
             elif self._decoded:
                 block = self._decoded.popleft()
-                # A view: the pieces are copied once, by the join below.
-                self._output = memoryview(
-                    block.result() if isinstance(block, Future) else block).cast("B")
-                self._output_pos = 0
+                block = block.result() if isinstance(block, Future) else block
+                if self._into is None:  # else it is in place already
+                    # A view: the pieces are copied once, by the join below.
+                    self._output = memoryview(block).cast("B")
+                    self._output_pos = 0
             else:
                 break
         pending = self._output_pos < len(self._output) or bool(self._decoded)
@@ -256,7 +261,13 @@ class Decompressor:
             payload = self._take(payload_size)
             if payload is None:
                 return False
-            unit = (coding, size, data_check, payload, self._version)
+            place = None
+            if self._into is not None:
+                place = self._into[self._into_pos:self._into_pos + size]
+                if len(place) != size:
+                    raise GageBPEError("stream longer than it declared")
+                self._into_pos += size
+            unit = (coding, size, data_check, payload, self._version, place)
             if self._threads > 1:
                 if self._executor is None:
                     self._executor = ThreadPoolExecutor(self._threads)
@@ -323,16 +334,24 @@ def decompress(data, *, threads=1, format="gbpe", max_length=DEFAULT_MAX_LENGTH)
     results = []
     produced = 0
     data = bytes(data)
+    # Where the layout gives the output's size, blocks decode straight into
+    # the bytes returned; otherwise (and the readers find why) they are
+    # joined.
+    owner = into = None
+    total = _format.declared_size(data)
+    if total is not None and (max_length is None or total <= max_length):
+        owner, into = _bytes.allocate(total)
     while True:
         left = None if max_length is None else max_length - produced
-        d = Decompressor(threads=threads, limit=left)
+        d = Decompressor(threads=threads, limit=left,
+                         _into=None if into is None else into[produced:])
         results.append(d.decompress(data))
-        produced += len(results[-1])
         if not d.eof:
             raise EOFError(TRUNCATED)
+        produced += d._declared
         data = d.unused_data
         if not data:
-            return b"".join(results)
+            return b"".join(results) if owner is None else _bytes.finish(owner)
 
 
 def _check_limit(limit):

@@ -81,14 +81,16 @@ def check_merges(merges, n_terminals):
             raise GageBPEError("merge table refers to an undefined symbol")
 
 
-def expand(merges, ids, n_terminals, terminals, size, checked=False):
+def expand(merges, ids, n_terminals, terminals, size, checked=False, out=None):
     """Expand a grammar that must produce exactly ``size`` bytes; the result
-    is a uint8 array.  ``checked``: the merges are known to refer only to
-    earlier symbols (the ids are always checked)."""
+    is a uint8 array (``out``, of ``size`` bytes, if given).  ``checked``:
+    the merges are known to refer only to earlier symbols (the ids are
+    always checked)."""
     if not checked:
         check_merges(merges, n_terminals)
     lengths = _expand.symbol_lengths(merges, n_terminals, size)
-    out = np.empty(size + _expand.COPY_WIDTH, np.uint8)
+    if out is None:
+        out = np.empty(size, np.uint8)
     written = _expand.expand(merges, ids, n_terminals, terminals, lengths,
                              out, size)
     if written < 0:

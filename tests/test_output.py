@@ -1,0 +1,86 @@
+"""One-shot ``decompress`` decodes each block straight into the bytes it
+returns: block decoders write exactly their block and nothing past it, the
+layout's declared size is found before decoding, and other Pythons fall
+back to a copy."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import gagebpe
+from gagebpe import _blocks, _bytes, _format
+from gagebpe.sample import sample
+from conftest import byte_strings
+
+GUARD = 64
+
+
+def blocks_of(blob):
+    version = _format.parse_stream_header(blob[:_format.HEADER.size])[0]
+    for offset, nbytes, _ in _format.read_index(blob):
+        head = blob[offset:offset + _format.BLOCK_HEADER.size]
+        coding, size, _, check = _format.parse_block_header(head, _format.MAX_BLOCK_SIZE)
+        yield coding, size, check, blob[offset + _format.BLOCK_HEADER.size:offset + nbytes], version
+
+
+def decode_between_guards(data, level, block_size):
+    blob = gagebpe.compress(data, level, block_size=block_size)
+    pos = 0
+    for coding, size, check, payload, version in blocks_of(blob):
+        area = np.full(size + 2 * GUARD, 0xA5, np.uint8)
+        _format.decode_block(coding, size, check, payload, version,
+                             out=area[GUARD:GUARD + size])
+        assert bytes(area[GUARD:GUARD + size]) == data[pos:pos + size]
+        assert (area[:GUARD] == 0xA5).all() and (area[GUARD + size:] == 0xA5).all()
+        pos += size
+    assert pos == len(data)
+
+
+@given(byte_strings(), st.integers(1, 9), st.integers(1, 4000))
+def test_block_decoders_write_exactly_their_block(data, level, block_size):
+    decode_between_guards(data, level, block_size)
+
+
+@pytest.mark.parametrize("level", [1, 6, 9])
+def test_entropy_coded_blocks_write_exactly_their_block(level):
+    # Big enough for SORTED blocks, whose phrase copies run 16 bytes wide.
+    data = sample(150_000) + bytes(range(256)) * 40
+    decode_between_guards(data, level, 70_001)
+
+
+@given(st.lists(byte_strings(max_size=600), max_size=3), st.integers(0, 40))
+def test_declared_size(parts, cut):
+    blob = b"".join(gagebpe.compress(p, block_size=101) for p in parts)
+    assert _format.declared_size(blob) == sum(map(len, parts))
+    if blob and cut:
+        assert _format.declared_size(blob[:-cut]) is None  # cut short
+        assert _format.declared_size(blob + bytes(cut)) is None  # trailing bytes
+
+
+def test_results_are_ordinary_bytes():
+    data = b"the bytes a decoder writes in place " * 1000
+    out = gagebpe.decompress(gagebpe.compress(data), threads=2)
+    assert type(out) is bytes and out == data
+    assert hash(out) == hash(bytes(data)) and {out: 1}[data] == 1
+
+
+def test_fallback_where_bytes_cannot_be_written(monkeypatch):
+    monkeypatch.setattr(_bytes, "_new_bytes", None)
+    data = b"elsewhere a bytearray is filled and copied " * 500
+    out = gagebpe.decompress(gagebpe.compress(data, 1))
+    assert type(out) is bytes and out == data
+
+
+def test_a_failed_block_returns_nothing():
+    data = b"a stream whose second block is corrupt " * 300
+    blob = bytearray(gagebpe.compress(data, 1, block_size=4000))
+    offset, nbytes, _ = _format.read_index(bytes(blob))[1]
+    blob[offset + nbytes - 1] ^= 0xFF
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress(bytes(blob))
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress(bytes(blob), threads=2)
+
+
+def test_wrong_size_for_out_is_refused():
+    with pytest.raises(ValueError):
+        _blocks.decode(_blocks.PACKED, b"", 5, np.empty(4, np.uint8))
