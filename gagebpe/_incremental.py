@@ -293,6 +293,7 @@ class Decompressor:
 
 
 FORMATS = ("gbpe", "gage1994")
+PLAUSIBLE_EXPANSION = 1024  # runs expand further; they take the joining path
 
 
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
@@ -336,10 +337,12 @@ def decompress(data, *, threads=1, format="gbpe", max_length=DEFAULT_MAX_LENGTH)
     data = bytes(data)
     # Where the layout gives the output's size, blocks decode straight into
     # the bytes returned; otherwise (and the readers find why) they are
-    # joined.
+    # joined.  A forged layout can declare far more than its blocks will
+    # produce, so only a size the input makes plausible is set aside first.
     owner = into = None
     total = _format.declared_size(data)
-    if total is not None and (max_length is None or total <= max_length):
+    if (total is not None and total <= PLAUSIBLE_EXPANSION * len(data)
+            and (max_length is None or total <= max_length)):
         owner, into = _bytes.allocate(total)
     while True:
         left = None if max_length is None else max_length - produced

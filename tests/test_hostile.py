@@ -107,6 +107,19 @@ def test_a_bomb_is_refused_at_the_limit_without_expanding_past_it():
         gagebpe.decompress(hostile, max_length=3 << 26)
 
 
+def test_a_forged_layout_without_a_limit_is_refused_a_block_at_a_time():
+    hostile = bytearray(bomb(1000))  # 64 GiB declared
+    hostile[_format.HEADER.size + _format.BLOCK_HEADER.size + 40] ^= 0xFF
+    tracemalloc.start()
+    try:
+        with pytest.raises(GageBPEError):
+            gagebpe.decompress(bytes(hostile), max_length=None)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 << 26  # one block's output, not the 64 GiB declared
+
+
 def test_files_take_a_limit_too():
     data = sample(40_000)
     one = gagebpe.compress(data, block_size=10_000)
