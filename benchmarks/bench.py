@@ -352,9 +352,11 @@ def main(argv=None):
     if args.chart:
         chart(rows, args.chart)
     if args.readme:
+        command = f"--levels {args.levels} --repeat {args.repeat}"
+        if args.decompress_repeat:
+            command += f" --decompress-repeat {args.decompress_repeat}"
         note = (f"{len(corpus)} files, {size:,} bytes, one process, one thread, "
-                f"{best_of}; `python benchmarks/bench.py "
-                f"--levels {args.levels} --repeat {args.repeat}`.")
+                f"{best_of}; `python benchmarks/bench.py {command}`.")
         write_readme(args.readme, table + "\n\n" + note + "\n\n" + threads)
 
 
