@@ -13,7 +13,7 @@ format.  The format is specified in docs/FORMAT.md.
 """
 import importlib
 
-from ._errors import DEFAULT_MAX_LENGTH, GageBPEError
+from ._errors import DEFAULT_MAX_LENGTH, GageBPEError, KernelCacheWarning
 from .levels import DEFAULT_LEVEL
 
 __version__ = "0.3.0"
@@ -26,7 +26,7 @@ _LAZY = {
     "compress": "_incremental", "decompress": "_incremental",
 }
 
-__all__ = ["GageBPEError", "GageBPEFile", "Compressor", "Decompressor",
+__all__ = ["GageBPEError", "KernelCacheWarning", "GageBPEFile", "Compressor", "Decompressor",
            "compress", "decompress", "open", "grammar", "gage1994", "DEFAULT_LEVEL",
            "DEFAULT_MAX_LENGTH"]
 

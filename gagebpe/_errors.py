@@ -1,5 +1,6 @@
-"""The one exception class every malformed stream raises, and the output
-limit of one-shot decompression."""
+"""The one exception class every malformed stream raises, the warning that
+the kernels cannot be cached, and the output limit of one-shot
+decompression."""
 
 
 class GageBPEError(ValueError):
@@ -18,3 +19,10 @@ TRUNCATED = "Compressed file ended before the end-of-stream marker was reached"
 DEFAULT_MAX_LENGTH = 1 << 32
 
 OVER_LIMIT = "output would exceed the output limit (max_length)"
+
+
+class KernelCacheWarning(RuntimeWarning):
+    """gagebpe's compiled kernels cannot be cached (or not all of them): they
+    are compiled again on each start, which takes about a minute.  Set
+    ``NUMBA_CACHE_DIR`` to a writable directory, or fill a cache at install
+    time with ``python -m gagebpe.precompile``."""

@@ -1,13 +1,180 @@
-"""``njit`` for the kernels: Numba's, or none at all.
+"""``njit`` for the kernels, and where their compiled code is cached.
 
 With ``NUMBA_DISABLE_JIT=1`` (Numba's own switch) the kernels run as plain
 Python over NumPy arrays and Numba is not even imported; the command line
 does this for jobs so small that loading Numba would take longer than the
 work.  The kernels are written so that both ways give the same bytes.
+
+Compiling the kernels takes a minute, so their machine code is cached on
+disk.  Numba alone caches beside the package or in the user's cache
+directory, needs to write there even to read, and raises when it can do
+neither, which is the rule for a package installed by root and run by a
+service account.  So gagebpe chooses the place for its own kernels, once
+per process, taking the first of these that works:
+
+1. ``NUMBA_CACHE_DIR``, when set (then nothing else is tried);
+2. the package's ``__pycache__`` (as Numba does);
+3. the user's cache directory (``~/.cache/numba``, as Numba does);
+4. a directory private to this user under the system's temporary
+   directory (``gagebpe-kernels-<uid>``, mode 0700; one that another user
+   could have made or changed is never used: its files are code).
+
+A place "works" when it can be written, or when it cannot but already holds
+kernels: a cache filled at build time (``python -m gagebpe.precompile``) is
+read where it lies, read-only.  Where no place works the kernels compile in
+memory on every start, and a ``KernelCacheWarning`` says so once.  Caching
+never raises: a cache that cannot be read or written is skipped.
+
+Only this module touches Numba's caching machinery; it imports nothing of
+gagebpe's but ``_errors``.
 """
 import os
+import sys
+import tempfile
+import warnings
+
+from ._errors import KernelCacheWarning
 
 PURE_PYTHON = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+WARNING_ADVICE = ("set NUMBA_CACHE_DIR to a writable directory, or fill a cache at "
+                  "install time with 'python -m gagebpe.precompile'")
+
+
+class _Place:
+    """Where the kernels are cached: ``path``, and whether it can be written."""
+
+    def __init__(self, path, writable):
+        self.path = path
+        self.writable = writable
+        self.warned = False
+
+    def warn(self, message):
+        """Say ``message`` once per process."""
+        if not self.warned:
+            self.warned = True
+            warnings.warn(f"gagebpe: {message}; {WARNING_ADVICE}",
+                          KernelCacheWarning, stacklevel=3)
+
+
+def _writable(path):
+    """Whether ``path`` is (or can be made) a directory this process can
+    write files in."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+        return True
+    except OSError:
+        return False
+
+
+def _holds_kernels(path):
+    try:
+        return any(name.endswith(".nbi") for name in os.listdir(path))
+    except OSError:
+        return False
+
+
+def _private_temp_dir():
+    """This user's directory under the temporary directory, made if need be;
+    None unless it is a real directory owned by this user and closed to
+    everyone else."""
+    path = os.path.join(tempfile.gettempdir(), f"gagebpe-kernels-{os.geteuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    import stat
+    if (not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid()
+            or st.st_mode & 0o077):
+        return None
+    return path
+
+
+def _candidates(subpath):
+    """The places to try, in order, as paths; each made only when reached."""
+    explicit = os.environ.get("NUMBA_CACHE_DIR")
+    if explicit:
+        yield os.path.join(explicit, subpath)
+        return
+    yield os.path.join(PACKAGE_DIR, "__pycache__")
+    from numba.misc.appdirs import AppDirs
+    yield os.path.join(AppDirs(appname="numba", appauthor=False).user_cache_dir, subpath)
+    temp = _private_temp_dir()
+    if temp is not None:
+        yield os.path.join(temp, subpath)
+
+
+def choose_place(subpath):
+    """The first place that works (see the module's docstring), or None."""
+    for path in _candidates(subpath):
+        if _writable(path):
+            return _Place(path, True)
+        if _holds_kernels(path):
+            return _Place(path, False)
+    return None
+
+
+def _kernel_cache_class():
+    """A Numba function cache kept at the chosen place, which never raises:
+    an entry that cannot be read is compiled again, one that cannot be
+    saved stays in memory."""
+    from numba.core import caching
+
+    subpath = caching._CacheLocator.get_suitable_cache_subpath(__file__)
+    place = choose_place(subpath)
+    if place is None:
+        warnings.warn("gagebpe: no writable place for the kernel cache (package "
+                      "directory, user cache, temporary directory): the kernels "
+                      f"will be compiled on each start; {WARNING_ADVICE}",
+                      KernelCacheWarning, stacklevel=4)
+        return None
+
+    class Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+
+        def get_cache_path(self):
+            return place.path
+
+        def ensure_cache_path(self):
+            if not place.writable:
+                raise OSError(f"{place.path} is read-only")
+            super().ensure_cache_path()
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            return cls(py_func, py_file)
+
+    class Impl(caching.CompileResultCacheImpl):
+        _locator_classes = [Locator]
+
+    class KernelCache(caching.FunctionCache):
+        _impl_class = Impl
+
+        def load_overload(self, sig, target_context):
+            try:
+                return super().load_overload(sig, target_context)
+            except Exception:  # an unreadable or foreign entry: compile anew
+                return None
+
+        def save_overload(self, sig, data):
+            try:
+                super().save_overload(sig, data)
+            except OSError:
+                place.warn(f"cannot save compiled kernels in {place.path}: "
+                           "those not cached there will be compiled on each start")
+
+    KernelCache.place = place
+    return KernelCache
+
 
 if PURE_PYTHON:
     def njit(*args, **kwargs):
@@ -15,4 +182,31 @@ if PURE_PYTHON:
             return args[0]
         return lambda function: function
 else:
-    from numba import njit  # noqa: F401
+    import numba
+
+    try:
+        _KernelCache = _kernel_cache_class()
+    except (ImportError, AttributeError):  # Numba's internals moved: its own way
+        _KernelCache = False
+
+    def njit(*, cache=False, **options):
+        """``numba.njit(**options)``; with ``cache``, the compiled code is
+        kept at the place chosen above."""
+        def decorate(function):
+            dispatcher = numba.njit(**options)(function)
+            if cache and _KernelCache:
+                dispatcher._cache = _KernelCache(function)
+            elif cache and _KernelCache is False:
+                try:
+                    dispatcher.enable_caching()
+                except RuntimeError:  # nowhere to cache: compile in memory
+                    pass
+            return dispatcher
+        return decorate
+
+
+def cache_place():
+    """``(path, writable)`` of the kernel cache in use, or None."""
+    if PURE_PYTHON or not _KernelCache:
+        return None
+    return _KernelCache.place.path, _KernelCache.place.writable

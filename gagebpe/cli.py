@@ -16,6 +16,7 @@ import signal
 import stat
 import sys
 import tempfile
+import warnings
 from contextlib import contextmanager
 
 SUFFIXES = {"gbpe": ".gbpe", "gage1994": ".bpe"}
@@ -152,6 +153,7 @@ def main(argv=None):
     if args.output and len(files) > 1:
         run.report("-o", Problem("only one input file may be given with -o"))
         return run.status
+    _say_cache_warnings(run)
     if _small_job(args, files):
         _run_kernels_as_python()
     else:
@@ -211,6 +213,21 @@ def _die_cleanly(signum, frame):
     os.kill(os.getpid(), signum)
 
 
+def _say_cache_warnings(run):
+    """A kernel cache that cannot be used is said in one line on stderr,
+    not as a Python warning with its source line."""
+    from ._errors import KernelCacheWarning
+    show = warnings.showwarning
+
+    def say(message, category, *args, **kwargs):
+        if issubclass(category, KernelCacheWarning):
+            run.say(str(message))
+        else:
+            show(message, category, *args, **kwargs)
+
+    warnings.showwarning = say
+
+
 def _announce_compiling(run):
     """Say once, when Numba starts compiling (the first run on a machine),
     why this run is slow."""
@@ -225,8 +242,12 @@ def _announce_compiling(run):
         def on_start(self, ev):
             if not Listener.said:
                 Listener.said = True
-                run.say("gagebpe: compiling its kernels for this machine; "
-                        "this happens once and takes a minute")
+                from ._jit import cache_place
+                place = cache_place()
+                later = ("this happens once" if place and place[1]
+                         else "they cannot be cached for later runs")
+                run.say(f"gagebpe: compiling its kernels for this machine, which takes "
+                        f"a minute; {later}")
 
         def on_end(self, ev):
             pass

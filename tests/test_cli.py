@@ -248,61 +248,6 @@ def test_sigterm_leaves_no_partial_output(tmp_path):
     assert big.stat().st_size == 24 << 20
 
 
-@pytest.fixture
-def shared_tmp():
-    """A temporary directory that another user can enter (pytest's own are
-    private to this user)."""
-    path = Path(tempfile.mkdtemp(prefix="gagebpe-"))
-    os.chmod(path, 0o755)
-    yield path
-    for p in [path, *path.rglob("*")]:
-        if p.is_dir() and not p.is_symlink():
-            os.chmod(p, 0o755)
-    shutil.rmtree(path)
-
-
-def test_read_only_package_caches_kernels_for_the_user(shared_tmp):
-    """With the package directory read-only, Numba caches in the user's
-    cache directory: the first run says it is compiling, the second does
-    not and is much faster."""
-    package = Path(__file__).resolve().parents[1] / "gagebpe"
-    root = shared_tmp / "site"
-    shutil.copytree(package, root / "gagebpe",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    for path in [root, *root.rglob("*")]:
-        os.chmod(path, 0o555 if path.is_dir() else 0o444)
-    home = shared_tmp / "home"
-    home.mkdir()
-    os.chmod(home, 0o777)
-    small = shared_tmp / "small.txt"  # large enough for the compiled kernels
-    small.write_bytes(TEXT[:50_000])
-    os.chmod(small, 0o644)
-    as_user = []
-    if os.geteuid() == 0:
-        if not shutil.which("setpriv"):
-            pytest.skip("running as root without setpriv: cannot test a read-only directory")
-        as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
-    env.update(PYTHONPATH=str(root), HOME=str(home), XDG_CACHE_HOME=str(home / "cache"))
-    # Run from the temporary directory, so that ``-m`` finds the read-only
-    # copy rather than a checkout in the working directory.
-    command = as_user + [sys.executable, "-m", "gagebpe", "-c", "small.txt"]
-    runs = []
-    for _ in range(2):
-        start = time.monotonic()
-        result = subprocess.run(command, env=env, cwd=shared_tmp, capture_output=True,
-                                timeout=900)
-        runs.append((result, time.monotonic() - start))
-    (cold, cold_s), (warm, warm_s) = runs
-    assert cold.returncode == 0 and warm.returncode == 0, cold.stderr + warm.stderr
-    assert b"compiling" in cold.stderr
-    assert b"compiling" not in warm.stderr
-    assert cold.stdout == warm.stdout == gagebpe("-c", small).stdout
-    assert list((home / "cache").rglob("*.nbi")), "no kernel cache in the user directory"
-    assert not list(root.rglob("*.nbi"))
-    assert warm_s < cold_s / 3
-
-
 def test_small_jobs_skip_numba_and_give_the_same_bytes(tmp_path):
     import gagebpe as g
     small = tmp_path / "small.txt"

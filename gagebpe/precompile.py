@@ -1,0 +1,91 @@
+"""``python -m gagebpe.precompile``: compile every kernel into the cache now.
+
+The first use of gagebpe on a machine compiles its kernels, which takes
+about a minute, and caches them (``gagebpe._jit`` says where).  Where the
+user who runs gagebpe cannot write that cache (a package installed by root
+and run by a service account, a read-only image), fill it when installing:
+
+    pip install gagebpe && python -m gagebpe.precompile     # as root: beside the package
+    NUMBA_CACHE_DIR=/opt/kernels python -m gagebpe.precompile   # or anywhere
+
+Later runs read the kernels where they lie, read-only (with the same
+``NUMBA_CACHE_DIR`` in the second case).  The cache holds machine code for
+this processor and this Python, NumPy and Numba; build it where it will
+run, or on the same kind of machine.
+
+The kernels are compiled by using them: every coding, the 1994 format and
+the grammar API run once over small generated inputs, each checked.
+"""
+import sys
+import time
+
+import numpy as np
+
+
+def _exercise():
+    """Run every code path that has kernels of its own."""
+    import gagebpe
+    from gagebpe.sample import sample
+
+    rng = np.random.default_rng(1994)
+    dna = rng.choice(np.frombuffer(b"ACGT", np.uint8), 1 << 21).tobytes()
+    inputs = [
+        (sample(1 << 21), (1, 6, 9)),     # SORTED blocks; level 1 probes 1 MiB blocks
+        (dna, (6,)),                      # probed, not merged: PACKED without merges
+        (sample(3000), (6,)),             # one small SORTED block
+        (b"ab" * 100, (6,)),              # PACKED with merges
+        (rng.integers(0, 256, 3000, dtype=np.uint8).tobytes(), (6,)),  # STORED
+    ]
+    for data, levels in inputs:
+        for level in levels:
+            blob = gagebpe.compress(data, level)
+            assert gagebpe.decompress(blob) == data
+            assert gagebpe.decompress(blob, threads=2) == data
+            d, parts = gagebpe.Decompressor(), []
+            while not d.eof:
+                parts.append(d.decompress(b"" if parts else blob, 1 << 20))
+            assert b"".join(parts) == data
+    g = gagebpe.grammar.encode(sample(5000))
+    assert gagebpe.grammar.decode(g.merges, g.ids) == sample(5000)
+    for data in (sample(20000), b"a" * 6000, bytes(range(256)) * 8):
+        assert gagebpe.gage1994.decompress(gagebpe.gage1994.compress(data)) == data
+
+
+def _dispatchers():
+    """Every compiled kernel of the package, by name."""
+    from numba.core.registry import CPUDispatcher
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if name.startswith("gagebpe."):
+            for attr, value in vars(module).items():
+                if isinstance(value, CPUDispatcher):
+                    found[f"{name}.{attr}"] = value
+    return found
+
+
+def main():
+    from gagebpe import _jit
+    if _jit.PURE_PYTHON:
+        print("gagebpe.precompile: NUMBA_DISABLE_JIT is set; nothing to compile",
+              file=sys.stderr)
+        return 1
+    start = time.perf_counter()
+    _exercise()
+    compiled = loaded = 0
+    for dispatcher in _dispatchers().values():
+        compiled += sum(dispatcher.stats.cache_misses.values())
+        loaded += sum(dispatcher.stats.cache_hits.values())
+    place = _jit.cache_place()
+    if place is None:
+        print("gagebpe.precompile: no usable kernel cache; see the warning above",
+              file=sys.stderr)
+        return 1
+    path, writable = place
+    print(f"{path}: {compiled} kernels compiled, {loaded} loaded from the cache "
+          f"({'read-write' if writable else 'read-only'}), "
+          f"{time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
