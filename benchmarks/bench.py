@@ -26,7 +26,6 @@ import zlib
 from pathlib import Path
 
 import gagebpe
-import gagebpe.levels
 from gagebpe.sample import sample
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -223,7 +222,7 @@ def threads_case(corpus, level, repeat, counts=(1, 2)):
     and the speed-up over one thread."""
     data = b"".join(corpus.values())
     lines = [f"Threads: the corpus as one stream ({len(data):,} bytes, "
-             f"{-(-len(data) // gagebpe.levels.settings(level).block_size)} blocks), "
+             f"{-(-len(data) // gagebpe.Compressor(level).block_size)} blocks), "
              f"level {level}, best of {repeat}.", "",
              "| threads | compress MB/s | decompress MB/s | compress speed-up "
              "| decompress speed-up |", "|---:|---:|---:|---:|---:|"]

@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gagebpe.levels import settings
+import gagebpe
 from gagebpe.sample import sample
 
 CLI = [sys.executable, "-m", "gagebpe"]
@@ -83,7 +83,7 @@ def large(workdir, megabytes, level, threads):
             f.write(chunk)
         f.write(chunk[:(megabytes % 64) << 20])
     size = path.stat().st_size
-    block_size = settings(level).block_size
+    block_size = gagebpe.Compressor(level).block_size
     t_comp, m_comp = run(CLI + [f"-{level}", "-T", str(threads), str(path)])
     packed = workdir / "large.txt.gbpe"
     t_test, m_test = run(CLI + ["-t", "-T", str(threads), str(packed)])

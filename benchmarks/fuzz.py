@@ -53,12 +53,23 @@ def seeds():
 
 
 def block_spans(stream):
-    """``[(start, end), ...]`` of a gbpe stream's blocks, from its index."""
-    from gagebpe import _format
+    """``[(start, end), ...]`` of a gbpe stream's blocks, as the container's
+    parser finds them (none if it is not a well-formed single stream)."""
+    from gagebpe import _container
+    parser, view, pos, spans = _container.Parser(), memoryview(stream), 0, []
     try:
-        return [(offset, offset + n) for offset, n, _ in _format.read_index(stream)]
+        while not parser.done:
+            unit, n = parser.parse(view[pos:])
+            if unit is None:
+                return []
+            if isinstance(unit, _container.BlockHeader):
+                start = pos
+            elif isinstance(unit, _container.Payload):
+                spans.append((start, pos + n))
+            pos += n
     except Exception:
         return []
+    return spans
 
 
 def _recheck(head, start, length):

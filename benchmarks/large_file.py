@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import gagebpe
-from gagebpe.levels import settings
 from gagebpe.sample import sample
 
 STEP = 1 << 20
@@ -43,7 +42,7 @@ def main():
     args = parser.parse_args()
     chunk = sample(64 << 20)
     total = args.megabytes << 20
-    block = settings(args.level).block_size
+    block = gagebpe.Compressor(args.level).block_size
     gagebpe.decompress(gagebpe.compress(chunk[:100_000], args.level))  # load kernels
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "large.gbpe"

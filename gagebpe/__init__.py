@@ -7,38 +7,47 @@
         f.write("text")
 
 Malformed data raises ``GageBPEError``; data cut short raises ``EOFError``.
-``gagebpe.grammar`` exposes the BPE grammar (merge table and symbol
-sequence) itself; ``gagebpe.gage1994`` reads and writes Philip Gage's 1994
-format.  The format is specified in docs/FORMAT.md.
+``gagebpe.grammar`` exposes the BPE grammar (merge table and ids) itself;
+``gagebpe.gage1994`` reads and writes Philip Gage's 1994 format.  The
+format is specified in docs/FORMAT.md.
+
+The names below load on first use (PEP 562), so that the command line can
+decide whether a job is worth loading Numba for before anything imports
+it; the block under ``TYPE_CHECKING`` says where each comes from.
 """
 import importlib
+from typing import TYPE_CHECKING
 
-from ._errors import DEFAULT_MAX_LENGTH, GageBPEError, KernelCacheWarning
-from .levels import DEFAULT_LEVEL
+from ._container import StreamInfo, describe
+from ._errors import DEFAULT_LIMIT, GageBPEError, KernelCacheWarning
+from ._levels import DEFAULT_LEVEL
 
-__version__ = "0.3.0"
+if TYPE_CHECKING:
+    from . import gage1994, grammar
+    from ._file import GageBPEFile, open
+    from ._stream import Compressor, Decompressor, compress, decompress
 
-# The rest loads on first use (PEP 562), so that the command line can decide
-# whether a job is worth loading Numba for before anything imports it.
+__version__ = "0.4.0"
+
 _LAZY = {
-    "GageBPEFile": "_file", "open": "_file",
-    "Compressor": "_incremental", "Decompressor": "_incremental",
-    "compress": "_incremental", "decompress": "_incremental",
+    "GageBPEFile": "._file", "open": "._file",
+    "Compressor": "._stream", "Decompressor": "._stream",
+    "compress": "._stream", "decompress": "._stream",
+    "grammar": ".grammar", "gage1994": ".gage1994",
 }
 
-__all__ = ["GageBPEError", "KernelCacheWarning", "GageBPEFile", "Compressor", "Decompressor",
-           "compress", "decompress", "open", "grammar", "gage1994", "DEFAULT_LEVEL",
-           "DEFAULT_MAX_LENGTH"]
+__all__ = ["compress", "decompress", "open", "GageBPEFile", "Compressor", "Decompressor",
+           "describe", "StreamInfo", "grammar", "gage1994", "GageBPEError",
+           "KernelCacheWarning", "DEFAULT_LEVEL", "DEFAULT_LIMIT"]
 
 
 def __getattr__(name):
-    if name in ("grammar", "gage1994"):
-        return importlib.import_module("." + name, __name__)
-    if name in _LAZY:
-        value = getattr(importlib.import_module("." + _LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(_LAZY[name], __name__)
+    value = module if name == module.__name__.rpartition(".")[2] else getattr(module, name)
+    globals()[name] = value
+    return value
 
 
 def __dir__():

@@ -4,11 +4,13 @@ A merge table packs merge k's two symbols in ``bit_length(n_terminals + k -
 1)`` bits each, since they lie below ``n_terminals + k``; a sequence packs
 every id in one fixed width.  Section sizes are computed and checked by the
 caller; the unpackers read exactly ``ceil(bits / 8)`` bytes.
+
+Imports ``_jit`` and ``_unaligned``.
 """
 import numpy as np
 from ._jit import njit
 
-from ._memory import load8, store8
+from ._unaligned import load8, store8
 
 
 # De Bruijn multiplication: the top 6 bits of (lowest set bit) * _DE_BRUIJN

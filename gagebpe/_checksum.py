@@ -5,11 +5,13 @@ A block check runs over every byte a decoder writes, so its speed bounds
 decompression: zlib's CRC32 takes about a fifth of gagebpe's decoding time,
 XXH64 about a twentieth.  zstd checks its frames with the same function;
 ``xxhash.xxh64_intdigest`` (PyPI) gives the same values.
+
+Imports ``_jit`` and ``_unaligned``.
 """
 import numpy as np
 
 from ._jit import PURE_PYTHON, njit
-from ._memory import load4, load8
+from ._unaligned import load4, load8
 
 _P1 = np.uint64(0x9E3779B185EBCA87)
 _P2 = np.uint64(0xC2B2AE3D27D4EB4F)

@@ -1,16 +1,21 @@
-"""Decoding kernels: symbol lengths and expansion through a merge table.
+"""Expansion kernels: symbols through a merge table, to their phrases (the
+bytes they stand for) or to lower symbols.
 
 Symbols below ``n_terminals`` stand for the bytes ``terminals[s]``; symbol
 ``n_terminals + k`` stands for the concatenation of ``merges[k]``.  Callers
 must have checked that every merge refers only to earlier symbols and every
 id to a defined symbol, and sized ``out`` from ``symbol_lengths``; the
-kernels trust exactly that.
+kernels trust exactly that.  A phrase table holds the phrases of many
+symbols end to end; a phrase entry ``offset << PHRASE_SHIFT | length``
+says where one lies (the 1994 reader's tables use the same entries).
+
+Imports ``_jit``, ``_unaligned`` and ``_huffman``.
 """
 import numpy as np
 from ._jit import njit
 
 from . import _huffman
-from ._memory import load8, store8
+from ._unaligned import load8, store8
 
 
 @njit(cache=True, nogil=True)
@@ -41,6 +46,26 @@ def total_length(lengths, ids, cap):
 # bytes past a phrase's end: phrase tables carry that much padding, and
 # outputs, which need none, are written with ``copy_within``.
 COPY_WIDTH = 16
+# A phrase entry: offset in the phrase table << PHRASE_SHIFT | length.  Both
+# are at most a block's size (2^26) plus padding, and an entry shifted into
+# a Huffman table entry stays below 2^63.
+PHRASE_SHIFT = 27
+PHRASE_MASK = (1 << PHRASE_SHIFT) - 1
+
+
+@njit(cache=True, nogil=True, inline='always')
+def phrase(offset, length):
+    return (np.int64(offset) << PHRASE_SHIFT) | np.int64(length)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def phrase_offset(entry):
+    return np.uint64(entry >> PHRASE_SHIFT)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def phrase_length(entry):
+    return np.uint64(entry & PHRASE_MASK)
 
 
 @njit(cache=True, nogil=True)
@@ -94,9 +119,9 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
                                    used, size)
     if table.shape[0] == 0:
         return -1
-    # Each code's table entry is its phrase: offset << _PHRASE_BITS | length.
+    # Each code's payload is its phrase entry.
     dtable = _huffman.decode_table(
-        code_lengths, (offsets.astype(np.int64) << _PHRASE_BITS) | lengths)
+        code_lengths, (offsets.astype(np.int64) << PHRASE_SHIFT) | lengths)
     padded, base, bitpos = _huffman.streams(section, sizes)
     m = sizes.shape[0]
     pos = np.uint64(0)
@@ -125,42 +150,31 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
                     and _huffman.within(p2, base, sizes, 2) and _huffman.within(p3, base, sizes, 3)):
                 return -1
         bitpos[0], bitpos[1], bitpos[2], bitpos[3] = p0, p1, p2, p3
-    k = i % m
-    while i < n_ids:
-        if i % _huffman.CHECK_EVERY == 0 and not _huffman.within(bitpos[k], base, sizes, k):
+    # The rest (fewer than four ids when there are four streams), one by one.
+    rest = np.empty(n_ids - i, np.int64)
+    if not _huffman.read_payloads(padded, base, sizes, bitpos, dtable, i, rest):
+        return -1
+    for entry in rest:
+        if not _fits(pos, entry, end):
             return -1
-        e, length = _huffman.read(padded, bitpos[k], dtable)
-        if length == 0:
-            return -1
-        bitpos[k] += np.uint64(length)
-        if not _fits(pos, e, end):
-            return -1
-        pos = _emit(out, pos, table, e, end)
-        i += 1
-        k = k + 1 if k + 1 < m else 0
+        pos = _emit(out, pos, table, entry, end)
     if not _huffman.ends_cleanly(padded, base, sizes, bitpos):
         return -1
     return np.int64(pos)
 
 
-# A phrase entry: offset in the phrase table << _PHRASE_BITS | length; both
-# are at most a block's size (2^26) plus padding.
-_PHRASE_BITS = 27
-_PHRASE_MASK = (1 << _PHRASE_BITS) - 1
-
-
 @njit(cache=True, nogil=True, inline='always')
 def _fits(pos, entry, end):
     """Whether the phrase of ``entry`` ends at or before ``end``."""
-    return pos + np.uint64(entry & _PHRASE_MASK) <= end
+    return pos + phrase_length(entry) <= end
 
 
 @njit(cache=True, nogil=True, inline='always')
 def _emit(out, pos, table, entry, end):
     """Copy the phrase of ``entry`` to ``out[pos:]``, which it fits, writing
     nothing past ``end``; the position after it."""
-    n = np.uint64(entry & _PHRASE_MASK)
-    copy_within(out, pos, table, np.uint64(entry >> _PHRASE_BITS), n, end)
+    n = phrase_length(entry)
+    copy_within(out, pos, table, phrase_offset(entry), n, end)
     return pos + n
 
 
@@ -172,7 +186,7 @@ def phrase_table(merges, n_terminals, terminals, lengths, used, size):
     table is no larger: refuse before allocating it).
 
     Usually every symbol's expansion fits in ``size`` bytes together (a
-    grammar keeps few rules it does not use); then each is written as its
+    grammar keeps few merges it does not use); then each is written as its
     two halves' copies, in order, which is the fastest way.  Otherwise only
     the used ones are, each walked down to symbols already written."""
     n_symbols = n_terminals + merges.shape[0]
@@ -190,8 +204,11 @@ def phrase_table(merges, n_terminals, terminals, lengths, used, size):
             if table_size > np.uint64(size):
                 return offsets, np.empty(0, np.uint8)
     table = np.empty(table_size + np.uint64(COPY_WIDTH), np.uint8)
+    for s in range(n_terminals):
+        if used[s]:
+            table[offsets[s]] = terminals[s]
     stack = np.empty(merges.shape[0] + 2, np.int32)
-    for s in range(n_symbols):
+    for s in range(n_terminals, n_symbols):
         if used[s]:
             _write_phrase(merges, n_terminals, terminals, used, offsets,
                           lengths, stack, s, table)
@@ -220,7 +237,7 @@ def _all_phrases(merges, n_terminals, terminals, lengths, offsets, total):
     return offsets, table
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def copy(out, pos, table, src, n):
     """Copy ``n`` bytes 16 at a time; most phrases take one unconditional
     16-byte copy."""
@@ -246,53 +263,63 @@ def copy_within(out, pos, table, src, n, end):
             out[pos + np.uint64(t)] = table[src + np.uint64(t)]
 
 
-@njit(cache=True, nogil=True)
-def _write_phrase(merges, n_terminals, terminals, used, offsets, lengths,
-                  stack, s0, table):
-    """Expand symbol ``s0`` into its slot of the phrase table, copying the
-    phrases of smaller used symbols, which are already written."""
-    pos = offsets[s0]
-    stack[0] = s0
-    top = 1
+@njit(cache=True, nogil=True, inline='always')
+def next_leaf(merges, n_terminals, stack, top, limit, stops):
+    """One step of a walk down an expansion, the one walk every expansion
+    takes: pop ``stack[:top]`` until a symbol below ``limit`` or marked in
+    ``stops`` comes off, replacing each other symbol by its two halves, left
+    on top.  Returns that symbol and the new height, or (-1, 0) once the
+    stack is empty.  The stack needs a place per merge, plus two."""
     while top > 0:
         top -= 1
         s = stack[top]
+        if s < limit or stops[s]:
+            return s, top
+        k = s - n_terminals
+        stack[top] = merges[k, 1]
+        stack[top + 1] = merges[k, 0]
+        top += 2
+    return -1, 0
+
+
+@njit(cache=True, nogil=True)
+def _write_phrase(merges, n_terminals, terminals, used, offsets, lengths,
+                  stack, s0, table):
+    """Expand merge symbol ``s0`` into its slot of the phrase table,
+    copying the phrases of smaller used symbols, which are already
+    written (a merge refers only to earlier symbols)."""
+    pos = offsets[s0]
+    k = s0 - n_terminals
+    stack[0] = merges[k, 1]
+    stack[1] = merges[k, 0]
+    s, top = next_leaf(merges, n_terminals, stack, 2, n_terminals, used)
+    while s >= 0:
         if s < n_terminals:
             table[pos] = terminals[s]
             pos += np.uint64(1)
-        elif s != s0 and used[s]:
+        else:
             # May write up to COPY_WIDTH - 1 bytes past the phrase: into
             # later slots, written after this one, or the table's padding.
             copy(table, pos, table, offsets[s], np.uint64(lengths[s]))
             pos += np.uint64(lengths[s])
-        else:
-            k = s - n_terminals
-            stack[top] = merges[k, 1]
-            stack[top + 1] = merges[k, 0]
-            top += 2
+        s, top = next_leaf(merges, n_terminals, stack, top, n_terminals, used)
 
 
 @njit(cache=True, nogil=True)
-def unmerge_above(merges, ids, n_terminals, keep, n_out):
+def unmerge(merges, ids, n_terminals, keep, n_out):
     """Undo every merge from ``keep`` on: rewrite ``ids`` over the symbols
     below ``n_terminals + keep`` (the sequence as it stood after ``keep``
     merges), which has ``n_out`` symbols."""
     limit = n_terminals + keep
     out = np.empty(n_out, np.int32)
     stack = np.empty(merges.shape[0] + 2, np.int32)
+    stops = np.zeros(n_terminals + merges.shape[0], np.bool_)
     pos = 0
     for s0 in ids:
         stack[0] = s0
-        top = 1
-        while top > 0:
-            top -= 1
-            s = stack[top]
-            if s < limit:
-                out[pos] = s
-                pos += 1
-            else:
-                k = s - n_terminals
-                stack[top] = merges[k, 1]
-                stack[top + 1] = merges[k, 0]
-                top += 2
+        s, top = next_leaf(merges, n_terminals, stack, 1, limit, stops)
+        while s >= 0:
+            out[pos] = s
+            pos += 1
+            s, top = next_leaf(merges, n_terminals, stack, top, limit, stops)
     return out

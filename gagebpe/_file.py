@@ -1,27 +1,35 @@
-"""``GageBPEFile`` and ``open``: gagebpe files as in ``lzma`` and ``bz2``.
+"""``GageBPEFile`` and ``open``: compressed files as in ``lzma`` and ``bz2``,
+in either format.
 
 The reader and the file class follow CPython's ``_compression`` and
-``lzma`` modules, so they behave the same way, with one difference: bytes
-after the last stream that are not a gagebpe stream raise ``GageBPEError``
-rather than being ignored.
+``lzma`` modules, so they behave the same way: the reader takes a factory of
+decompressors, which both formats' ``Decompressor`` classes serve.  One
+difference: bytes after the last gbpe stream that are not a gbpe stream
+raise ``GageBPEError`` rather than being ignored.
+
+Imports ``_errors``, ``_stream`` and ``_gage1994_stream``.
 """
 import builtins
 import io
 import os
+import warnings
 
+from . import _gage1994_stream, _stream
 from ._errors import TRUNCATED
-from ._incremental import Compressor, Decompressor
 
 _MODE_CLOSED, _MODE_READ, _MODE_WRITE = 0, 1, 2
-_READ_SIZE = 1 << 17
+READ_SIZE = 1 << 17
 
 
-class _DecompressReader(io.RawIOBase):
-    """Raw reader of the decompressed bytes of concatenated streams, at
-    most ``limit`` of them in all (None: no limit)."""
+class DecompressReader(io.RawIOBase):
+    """Raw reader of the decompressed bytes of the concatenated streams in
+    the binary file ``fp``, at most ``limit`` of them in all (None: no
+    limit).  ``new_decompressor(limit)`` makes the decompressor of each
+    stream, which may give what the earlier ones left of the limit."""
 
-    def __init__(self, fp, limit=None):
+    def __init__(self, fp, new_decompressor, limit=None):
         self._fp = fp
+        self._new = new_decompressor
         self._limit = limit
         self._eof = False
         self._pos = 0
@@ -29,10 +37,7 @@ class _DecompressReader(io.RawIOBase):
         self._decompressor = self._new_decompressor()
 
     def _new_decompressor(self):
-        """A decompressor for the next stream, which may add what the
-        earlier ones left of the limit."""
-        left = None if self._limit is None else self._limit - self._pos
-        return Decompressor(limit=left)
+        return self._new(None if self._limit is None else self._limit - self._pos)
 
     def readable(self):
         return True
@@ -58,14 +63,14 @@ class _DecompressReader(io.RawIOBase):
         data = None
         while True:
             if self._decompressor.eof:
-                rawblock = self._decompressor.unused_data or self._fp.read(_READ_SIZE)
+                rawblock = self._decompressor.unused_data or self._fp.read(READ_SIZE)
                 if not rawblock:
                     break
                 self._decompressor = self._new_decompressor()
                 data = self._decompressor.decompress(rawblock, size)
             else:
                 if self._decompressor.needs_input:
-                    rawblock = self._fp.read(_READ_SIZE)
+                    rawblock = self._fp.read(READ_SIZE)
                     if not rawblock:
                         raise EOFError(TRUNCATED)
                 else:
@@ -119,36 +124,55 @@ class _DecompressReader(io.RawIOBase):
         return self._pos
 
 
+def _decompressor_factory(format, threads):
+    if format == "gage1994":
+        return lambda limit: _gage1994_stream.Decompressor(limit=limit)
+    return lambda limit: _stream.Decompressor(threads=threads, limit=limit)
+
+
+def _compressor(format, level, block_size, threads):
+    if format == "gage1994":
+        if level is not None or block_size is not None:
+            raise ValueError("the gage1994 format has no level or block size")
+        return _gage1994_stream.Compressor()
+    return _stream.Compressor(level, block_size=block_size, threads=threads)
+
+
 class GageBPEFile(io.BufferedIOBase):
-    """A file object giving access to a gagebpe-compressed file.
+    """A file object giving access to a compressed file.
 
     ``filename`` is a path (str, bytes or PathLike) or a file object to wrap;
     a wrapped file object is not closed by ``close()``.  ``mode`` is "r" for
     reading (the default), "w" for overwriting, "x" for exclusive creation
     or "a" for appending (a new stream after the existing ones); a "b"
-    suffix is accepted.  ``level``, ``block_size`` and ``threads`` apply
-    when writing, ``max_length`` when reading: a file whose blocks would
-    give more bytes than that in all raises ``GageBPEError`` at the first
-    block past it (None, the default: no limit).  Reading holds one block
-    in memory at a time, writing one block (per thread: a write of several
-    blocks' worth compresses them in parallel).
+    suffix is accepted.  ``format`` is "gbpe" (gagebpe's streams) or
+    "gage1994" (Philip Gage's 1994 format).  ``level`` and ``block_size``
+    apply when writing gbpe, ``limit`` when reading: a file whose blocks
+    would give more bytes than that in all raises ``GageBPEError`` at the
+    first block past it (None, the default: no limit).  ``threads`` codes
+    or decodes that many gbpe blocks at once.  Reading holds one block in
+    memory at a time (per thread), writing one block per thread.
     """
 
-    def __init__(self, filename=None, mode="r", *, level=None, block_size=None,
-                 threads=1, max_length=None):
+    def __init__(self, filename=None, mode="r", *, format="gbpe", level=None,
+                 block_size=None, threads=1, limit=None, max_length=None):
         self._fp = None
         self._closefp = False
         self._mode = _MODE_CLOSED
+        _stream.check_format(format)
+        if max_length is not None:
+            warnings.warn("max_length= is now limit=", DeprecationWarning, stacklevel=2)
+            limit = max_length
         if mode in ("r", "rb"):
-            if level is not None or block_size is not None or threads != 1:
-                raise ValueError("level, block_size and threads apply only when writing")
+            if level is not None or block_size is not None:
+                raise ValueError("level and block_size apply only when writing")
+            _stream.check_limit(limit)
             mode_code = _MODE_READ
         elif mode in ("w", "wb", "a", "ab", "x", "xb"):
-            if max_length is not None:
-                raise ValueError("max_length applies only when reading")
+            if limit is not None:
+                raise ValueError("limit applies only when reading")
             mode_code = _MODE_WRITE
-            self._compressor = Compressor(level, block_size=block_size,
-                                          threads=threads)
+            self._compressor = _compressor(format, level, block_size, threads)
             self._pos = 0
         else:
             raise ValueError(f"Invalid mode: {mode!r}")
@@ -164,7 +188,8 @@ class GageBPEFile(io.BufferedIOBase):
             raise TypeError("filename must be a str, bytes, file or PathLike object")
         self._mode = mode_code
         if self._mode == _MODE_READ:
-            self._buffer = io.BufferedReader(_DecompressReader(self._fp, max_length))
+            reader = DecompressReader(self._fp, _decompressor_factory(format, threads), limit)
+            self._buffer = io.BufferedReader(reader)
 
     def close(self):
         if self.closed:
@@ -273,13 +298,15 @@ class GageBPEFile(io.BufferedIOBase):
                 "The underlying file object does not support seeking")
 
 
-def open(filename, mode="rb", *, level=None, block_size=None, threads=1,
-         max_length=None, encoding=None, errors=None, newline=None):
-    """Open a gagebpe file in binary or text mode.
+def open(filename, mode="rb", *, format="gbpe", level=None, block_size=None, threads=1,
+         limit=None, encoding=None, errors=None, newline=None, max_length=None):
+    """Open a compressed file in binary or text mode.
 
     Binary modes ("r", "rb", "w", "wb", "x", "xb", "a", "ab") return a
     ``GageBPEFile``; text modes ("rt", "wt", "xt", "at") wrap one in an
     ``io.TextIOWrapper`` with the given encoding, errors and newline.
+    ``format`` is "gbpe" or "gage1994"; the other arguments are
+    ``GageBPEFile``'s.
     """
     if "t" in mode:
         if "b" in mode:
@@ -291,9 +318,11 @@ def open(filename, mode="rb", *, level=None, block_size=None, threads=1,
             raise ValueError("Argument 'errors' not supported in binary mode")
         if newline is not None:
             raise ValueError("Argument 'newline' not supported in binary mode")
-    binary_file = GageBPEFile(filename, mode.replace("t", ""), level=level,
-                              block_size=block_size, threads=threads,
-                              max_length=max_length)
+    if max_length is not None:
+        warnings.warn("max_length= is now limit=", DeprecationWarning, stacklevel=2)
+        limit = max_length
+    binary_file = GageBPEFile(filename, mode.replace("t", ""), format=format, level=level,
+                              block_size=block_size, threads=threads, limit=limit)
     if "t" in mode:
         encoding = io.text_encoding(encoding)
         return io.TextIOWrapper(binary_file, encoding, errors, newline)

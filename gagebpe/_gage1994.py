@@ -11,14 +11,18 @@ slot is simply not counted.
 The reader builds each block's phrases in code order when the table is
 the writer's kind (pairs refer only to higher codes), and otherwise renumbers
 the table as a merge table in gagebpe's own numbering, refusing cycles; both
-copy phrases with the shared ``_expand`` kernels.
+copy phrases with the shared ``_expand`` kernels and describe them with its
+phrase entries.
+
+Imports ``_jit``, ``_bits``, ``_unaligned`` and ``_expand``.
 """
 import numpy as np
 
 from . import _expand
 from ._bits import highest_bit, lowest_bit
+from ._expand import phrase, phrase_length, phrase_offset
 from ._jit import njit
-from ._memory import load8, store8
+from ._unaligned import load8, store8
 
 BLOCK_SIZE = 5000
 HASH_SIZE = 4096
@@ -380,9 +384,11 @@ def _read_table(data, pos, leftcode, rightcode):
 @njit(cache=True, nogil=True)
 def _as_merges(leftcode, rightcode, symbol, merges, terminals):
     """The table in gagebpe's numbering: literal codes in increasing order,
-    then the pair codes, each after the codes it refers to.  Fills
+    then the pair codes, each after the codes it refers to (numbered in
+    passes, each taking the pairs whose halves are numbered).  Fills
     ``symbol[code]``, ``merges`` and ``terminals``; returns ``(n_terminals,
-    n_merges)``, or (-1, -1) if the pairs refer to themselves in a cycle."""
+    n_merges)``, or (-1, -1) if some pairs refer to themselves in a cycle
+    (a pass that numbers nothing leaves them)."""
     n_terminals = 0
     for c in range(256):
         if leftcode[c] == c:
@@ -391,51 +397,34 @@ def _as_merges(leftcode, rightcode, symbol, merges, terminals):
             n_terminals += 1
         else:
             symbol[c] = -1
-    state = np.zeros(256, np.int64)  # 0 new, 1 on the path, 2 numbered
-    stack = np.empty(512, np.int64)
     n_merges = 0
-    for root in range(256):
-        if symbol[root] >= 0:
-            continue
-        top = 0
-        stack[0] = root
-        while top >= 0:
-            c = stack[top]
-            if symbol[c] >= 0:
-                top -= 1
-                continue
-            state[c] = 1
-            pending = False
-            for child in (leftcode[c], rightcode[c]):
-                if symbol[child] < 0:
-                    if state[child] == 1:
-                        return -1, -1
-                    if not pending:
-                        top += 1
-                        stack[top] = child
-                        pending = True
-            if not pending:
+    numbered = True
+    while numbered and n_terminals + n_merges < 256:
+        numbered = False
+        for c in range(256):
+            if symbol[c] < 0 and symbol[leftcode[c]] >= 0 and symbol[rightcode[c]] >= 0:
                 merges[n_merges, 0] = symbol[leftcode[c]]
                 merges[n_merges, 1] = symbol[rightcode[c]]
                 symbol[c] = n_terminals + n_merges
-                state[c] = 2
                 n_merges += 1
-                top -= 1
+                numbered = True
+    if n_terminals + n_merges < 256:
+        return -1, -1
     return n_terminals, n_merges
 
 
 @njit(cache=True, nogil=True)
-def _phrases_in_code_order(leftcode, rightcode, phrases, phrase):
+def _phrases_in_code_order(leftcode, rightcode, phrases, entries):
     """The 1994 writer's tables, fast: its pairs refer only to literals and
     to pairs with higher codes (it hands out codes downwards), so walking
     the codes down from 255 builds each pair's phrase from phrases already
     built.  Literal ``c`` is ``phrases[c]``; each pair's phrase is appended
-    as copies of its halves; ``phrase[c]`` becomes ``offset << 32 | length``.
+    as copies of its halves; ``entries[c]`` becomes its phrase entry.
     Returns False, having built nothing usable, for any other table or one
     whose phrases would not fit in ``phrases``."""
     for c in range(256):
         if leftcode[c] == c:
-            phrase[c] = (np.int64(c) << 32) | 1
+            entries[c] = phrase(c, 1)
     end = np.uint64(256)
     room = np.uint64(phrases.shape[0] - _expand.COPY_WIDTH)
     for c in range(255, -1, -1):
@@ -446,23 +435,23 @@ def _phrases_in_code_order(leftcode, rightcode, phrases, phrase):
         if ((leftcode[left] != left and left <= c)
                 or (leftcode[right] != right and right <= c)):
             return False
-        n_left = np.uint64(phrase[left] & 0xFFFFFFFF)
-        n_right = np.uint64(phrase[right] & 0xFFFFFFFF)
+        n_left = phrase_length(entries[left])
+        n_right = phrase_length(entries[right])
         if end + n_left + n_right > room:
             return False
-        phrase[c] = (np.int64(end) << 32) | np.int64(n_left + n_right)
-        _expand.copy(phrases, end, phrases, np.uint64(phrase[left] >> 32), n_left)
+        entries[c] = phrase(end, n_left + n_right)
+        _expand.copy(phrases, end, phrases, phrase_offset(entries[left]), n_left)
         end += n_left
-        _expand.copy(phrases, end, phrases, np.uint64(phrase[right] >> 32), n_right)
+        _expand.copy(phrases, end, phrases, phrase_offset(entries[right]), n_right)
         end += n_right
     return True
 
 
 @njit(cache=True, nogil=True)
-def _phrases_in_any_order(leftcode, rightcode, used, phrase, merges, terminals):
+def _phrases_in_any_order(leftcode, rightcode, used, entries, merges, terminals):
     """Any other table: numbered in dependency order (refusing cycles), and
     only the phrases of the codes in ``used`` built.  Returns ``(status,
-    phrases)`` and sets ``phrase[c]`` for the used codes."""
+    phrases)`` and sets ``entries[c]`` for the used codes."""
     symbol = np.empty(256, np.int64)
     n_terminals, n_merges = _as_merges(leftcode, rightcode, symbol, merges, terminals)
     if n_terminals < 0:
@@ -481,7 +470,7 @@ def _phrases_in_any_order(leftcode, rightcode, used, phrase, merges, terminals):
                                             used_symbols, block)
     for c in range(256):
         if used[c]:
-            phrase[c] = (np.int64(offsets[symbol[c]]) << 32) | lengths[symbol[c]]
+            entries[c] = phrase(offsets[symbol[c]], lengths[symbol[c]])
     return OK, phrases
 
 
@@ -498,7 +487,7 @@ def expand(data, limit, enough):
     merges = np.zeros((256, 2), np.int32)
     terminals = np.zeros(256, np.uint8)
     used = np.zeros(256, np.bool_)
-    phrase = np.zeros(256, np.int64)  # per code: phrase offset << 32 | length
+    entries = np.zeros(256, np.int64)  # per code: its phrase entry
     writer_phrases = np.empty(MAX_BLOCK_OUTPUT + _expand.COPY_WIDTH, np.uint8)
     writer_phrases[:256] = np.arange(256)
     out = np.empty(4 * data.shape[0] + 64, np.uint8)  # files expand 2-8 times
@@ -516,17 +505,17 @@ def expand(data, limit, enough):
             return TRUNCATED_DATA, out[:written], consumed
         codes = data[pos:pos + size]
         phrases = writer_phrases
-        if not _phrases_in_code_order(leftcode, rightcode, phrases, phrase):
+        if not _phrases_in_code_order(leftcode, rightcode, phrases, entries):
             used[:] = False
             for c in codes:
                 used[c] = True
-            status, phrases = _phrases_in_any_order(leftcode, rightcode, used, phrase,
+            status, phrases = _phrases_in_any_order(leftcode, rightcode, used, entries,
                                                     merges, terminals)
             if status != OK:
                 return status, out[:written], consumed
         block = 0
         for c in codes:
-            block += phrase[c] & 0xFFFFFFFF
+            block += np.int64(phrase_length(entries[c]))
         if block > MAX_BLOCK_OUTPUT or written + block > limit:
             return TOO_LARGE, out[:written], consumed
         if written + block + _expand.COPY_WIDTH > out.shape[0]:
@@ -537,8 +526,8 @@ def expand(data, limit, enough):
         # lands where the next one goes.
         at = np.uint64(written)
         for c in codes:
-            n = np.uint64(phrase[c] & 0xFFFFFFFF)
-            _expand.copy(out, at, phrases, np.uint64(phrase[c] >> 32), n)
+            n = phrase_length(entries[c])
+            _expand.copy(out, at, phrases, phrase_offset(entries[c]), n)
             at += n
         written += block
         pos += size

@@ -6,14 +6,26 @@ thousands of symbols.  Codes are at most ``MAX_LENGTH`` bits, canonical
 first.  The decoder looks the next ``FAST_BITS`` bits up in a table; a code
 longer than that continues in a second-level table for its prefix, of at
 most ``2 ** (MAX_LENGTH - FAST_BITS)`` entries.
+
+Imports ``_jit`` and ``_unaligned``.
 """
 import numpy as np
 from ._jit import njit
 
-from ._memory import load8_be
+from ._unaligned import load8_be
 
 MAX_LENGTH = 20
 FAST_BITS = 12
+
+# A decoding-table entry is either a code's payload and length,
+#     payload << LENGTH_BITS | length                  (length 1..MAX_LENGTH),
+# or, for a prefix of longer codes, where its second-level table starts and
+# how many more bits that table takes, marked by POINTER in the length field:
+#     offset << OFFSET_SHIFT | width << LENGTH_BITS | POINTER.
+LENGTH_BITS = 5
+LENGTH_MASK = (1 << LENGTH_BITS) - 1
+POINTER = LENGTH_MASK
+OFFSET_SHIFT = 2 * LENGTH_BITS
 
 
 # -- code lengths ------------------------------------------------------------
@@ -176,10 +188,8 @@ def _canonical_order(lengths):
 @njit(cache=True, nogil=True)
 def decode_table(lengths, payloads):
     """The two-level decoding table of a code whose symbol s decodes to
-    ``payloads[s]`` (below 2^58): for each value of the next FAST_BITS
-    bits, the entry ``payloads[symbol] << 5 | length``, or for a prefix of
-    longer codes ``offset << 10 | bits << 5 | 31``: where its second-level
-    table starts, and how many more bits that table takes.  Symbols are
+    ``payloads[s]`` (below 2^58): an entry (see above) for each value of
+    the next FAST_BITS bits, then the second-level tables.  Symbols are
     visited in code order, so that every symbol of one length fills the
     same number of entries."""
     order, first = _canonical_order(lengths)
@@ -200,11 +210,12 @@ def decode_table(lengths, payloads):
     table = np.zeros(total, np.int64)
     for v in range(size):
         if longest[v]:
-            table[v] = (offsets[v] << 10) | ((longest[v] - FAST_BITS) << 5) | 31
+            table[v] = ((offsets[v] << OFFSET_SHIFT)
+                        | ((longest[v] - FAST_BITS) << LENGTH_BITS) | POINTER)
     code = 0
     for n in range(1, MAX_LENGTH + 1):
         for j in range(first[n + 1] - first[n]):
-            entry = (np.int64(payloads[order[first[n] + j]]) << 5) | n
+            entry = (np.int64(payloads[order[first[n] + j]]) << LENGTH_BITS) | n
             c = code + j
             if n <= FAST_BITS:
                 start = c << (FAST_BITS - n)
@@ -232,17 +243,18 @@ STREAMS = 4
 
 @njit(cache=True, nogil=True)
 def read(padded, bitpos, table):
-    """``(entry, length)`` of the code at ``bitpos``; length 0 if none."""
+    """``(payload, length)`` of the code at ``bitpos``; length 0 if none."""
     word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
     prefix = np.int64(word >> np.uint64(64 - FAST_BITS))
     entry = np.int64(table[prefix])
     # Both levels are read every time, with no branch to mispredict: a
     # short code's second read is its own entry again.
+    width = (entry >> LENGTH_BITS) & LENGTH_MASK
     low = np.int64(((word << np.uint64(FAST_BITS)) >> np.uint64(1))
-                   >> np.uint64(63 - ((entry >> 5) & 31)))
-    index = (entry >> 10) + low if (entry & 31) == 31 else prefix
+                   >> np.uint64(63 - width))
+    index = (entry >> OFFSET_SHIFT) + low if (entry & LENGTH_MASK) == POINTER else prefix
     entry = np.int64(table[index])
-    return entry >> 5, entry & 31
+    return entry >> LENGTH_BITS, entry & LENGTH_MASK
 
 
 @njit(cache=True, nogil=True)
@@ -255,21 +267,30 @@ def decode(section, sizes, lengths, out):
     ``is_complete``.  Returns False unless every stream holds exactly its
     symbols' codes followed by zero padding bits."""
     table = decode_table(lengths, np.arange(lengths.shape[0]))
-    padded, base, pos = streams(section, sizes)
+    padded, base, bitpos = streams(section, sizes)
+    return (read_payloads(padded, base, sizes, bitpos, table, 0, out)
+            and ends_cleanly(padded, base, sizes, bitpos))
+
+
+@njit(cache=True, nogil=True)
+def read_payloads(padded, base, sizes, bitpos, table, first, out):
+    """The payloads of symbols ``first, first + 1, ...`` into ``out``, each
+    from its stream (round-robin), whose bit position moves past it.
+    Returns False if a stream has no code where one is due or runs past
+    its end (checked every CHECK_EVERY symbols)."""
     m = sizes.shape[0]
-    k = 0
-    for i in range(out.shape[0]):
-        if i % CHECK_EVERY == 0 and not within(pos[k], base, sizes, k):
+    k = first % m
+    for j in range(out.shape[0]):
+        i = first + j
+        if i % CHECK_EVERY == 0 and not within(bitpos[k], base, sizes, k):
             return False
-        s, length = read(padded, pos[k], table)
+        payload, length = read(padded, bitpos[k], table)
         if length == 0:
             return False
-        out[i] = s
-        pos[k] += np.uint64(length)
+        out[j] = payload
+        bitpos[k] += np.uint64(length)
         k = k + 1 if k + 1 < m else 0
-    if not all_within(base, sizes, pos):
-        return False
-    return ends_cleanly(padded, base, sizes, pos)
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -301,14 +322,6 @@ def ends_cleanly(padded, base, sizes, pos):
         if (bits + 7) // 8 != sizes[k]:
             return False
         if bits % 8 and padded[base[k] + bits // 8] & ((1 << (8 - bits % 8)) - 1):
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def all_within(base, sizes, pos):
-    for k in range(sizes.shape[0]):
-        if not within(pos[k], base, sizes, k):
             return False
     return True
 

@@ -8,7 +8,7 @@ work.  The kernels are written so that both ways give the same bytes.
 Compiling the kernels takes a minute, so their machine code is cached on
 disk.  Numba alone caches beside the package or in the user's cache
 directory, needs to write there even to read, and raises when it can do
-neither, which is the rule for a package installed by root and run by a
+neither, which is the usual case for a package installed by root and run by a
 service account.  So gagebpe chooses the place for its own kernels, once
 per process, taking the first of these that works:
 
@@ -29,9 +29,9 @@ Only this module touches Numba's caching machinery; it imports nothing of
 gagebpe's but ``_errors``.
 """
 import os
-import sys
 import tempfile
 import warnings
+from typing import NamedTuple
 
 from ._errors import KernelCacheWarning
 
@@ -41,20 +41,20 @@ WARNING_ADVICE = ("set NUMBA_CACHE_DIR to a writable directory, or fill a cache 
                   "install time with 'python -m gagebpe.precompile'")
 
 
-class _Place:
+class _Place(NamedTuple):
     """Where the kernels are cached: ``path``, and whether it can be written."""
+    path: str
+    writable: bool
 
-    def __init__(self, path, writable):
-        self.path = path
-        self.writable = writable
-        self.warned = False
 
-    def warn(self, message):
-        """Say ``message`` once per process."""
-        if not self.warned:
-            self.warned = True
-            warnings.warn(f"gagebpe: {message}; {WARNING_ADVICE}",
-                          KernelCacheWarning, stacklevel=3)
+_said = set()
+
+
+def _warn_once(message, stacklevel=3):
+    if message not in _said:
+        _said.add(message)
+        warnings.warn(f"gagebpe: {message}; {WARNING_ADVICE}", KernelCacheWarning,
+                      stacklevel=stacklevel)
 
 
 def _writable(path):
@@ -130,10 +130,9 @@ def _kernel_cache_class():
     subpath = caching._CacheLocator.get_suitable_cache_subpath(__file__)
     place = choose_place(subpath)
     if place is None:
-        warnings.warn("gagebpe: no writable place for the kernel cache (package "
-                      "directory, user cache, temporary directory): the kernels "
-                      f"will be compiled on each start; {WARNING_ADVICE}",
-                      KernelCacheWarning, stacklevel=4)
+        _warn_once("no writable place for the kernel cache (package directory, user "
+                   "cache, temporary directory): the kernels will be compiled on each "
+                   "start", stacklevel=4)
         return None
 
     class Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
@@ -169,7 +168,7 @@ def _kernel_cache_class():
             try:
                 super().save_overload(sig, data)
             except OSError:
-                place.warn(f"cannot save compiled kernels in {place.path}: "
+                _warn_once(f"cannot save compiled kernels in {place.path}: "
                            "those not cached there will be compiled on each start")
 
     KernelCache.place = place

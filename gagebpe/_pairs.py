@@ -5,6 +5,8 @@ frequent that a full pass per merge is cheaper than maintaining occurrence
 lists.  Counting follows the engine's definition of a pair's count: the number
 of non-overlapping occurrences a left-to-right replacement would make, so a
 run ``xxx`` counts ``(x, x)`` once and ``xxxx`` twice.
+
+Imports ``_jit``.
 """
 import numpy as np
 from ._jit import njit

@@ -35,13 +35,15 @@ entry per position: it is compacted as pairs stop being mergeable) and the
 records of the pairs that still can be merged.
 
 The engine chooses the most frequent pair, ties going to the smallest
-``(a, b)``: the same rule as the full-pass kernels in ``_pairs``, so the two
+``(a, b)``: the same choice as the full-pass kernels in ``_pairs``, so the two
 phases compose into one greedy algorithm.
+
+Imports ``_jit`` and ``_unaligned``.
 """
 import numpy as np
 from ._jit import njit
 
-from ._memory import prefetch
+from ._unaligned import prefetch
 
 PREFETCH_AHEAD = 8  # occurrences: enough to hide a memory round trip
 

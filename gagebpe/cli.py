@@ -160,7 +160,7 @@ def main(argv=None):
         _announce_compiling(run)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _die_cleanly)
-    for name in _expand(files, run):
+    for name in _inputs(files, run):
         try:
             process(run, name)
         except Problem as problem:
@@ -169,10 +169,9 @@ def main(argv=None):
 
 
 def _small_job(args, names):
-    """Whether every input is a small regular file (for decompression: a
-    single well-formed stream declaring a small output), or the job only
-    lists."""
-    from . import _format
+    """Whether every input is a small regular file (for decompression: well
+    formed streams declaring a small output), or the job only lists."""
+    from gagebpe import describe
     if args.mode == "list":
         return True
     if args.recursive or "-" in names:
@@ -186,8 +185,8 @@ def _small_job(args, names):
                 total += os.path.getsize(name)
                 continue
             with open(name, "rb") as f:
-                total += sum(size for _, _, size in _format.read_index(f.read()))
-        except (OSError, ValueError):
+                total += sum(stream.size for stream in describe(f))
+        except (OSError, ValueError, EOFError):
             return False  # the full path will report it
     limit = PURE_COMPRESS_BELOW if args.mode == "compress" else PURE_EXPAND_BELOW
     return total < limit
@@ -255,7 +254,7 @@ def _announce_compiling(run):
     event.register("numba:compile", Listener())
 
 
-def _expand(names, run):
+def _inputs(names, run):
     """The inputs: names as given, directories walked with -r."""
     for name in names:
         if name != "-" and os.path.isdir(name):
@@ -386,52 +385,48 @@ def _compress(run, source, size, out, name):
 
 
 def _decompress(run, source, size, out, name):
-    """Decode ``source`` a bounded step at a time: READ_SIZE bytes of input
-    in, at most READ_SIZE bytes out (a 1994 block may add 64 KiB)."""
+    """Decode ``source`` through the file reader, READ_SIZE bytes at a time:
+    memory is bounded by a block per thread."""
     import gagebpe
-    if _format_of(run.args, name) == "gage1994":
-        def new():
-            return gagebpe.gage1994.Decompressor()
-        kind = "1994 BPE"
-    else:
-        def new():
-            return gagebpe.Decompressor(threads=run.args.threads)
-        kind = "gagebpe"
-    decompressor = new()
-    read = written = 0
-    with _progress(run, size, name) as bar:
-        while True:
-            if getattr(decompressor, "eof", False):  # a gbpe stream ended
-                if not (data := decompressor.unused_data or _read(source, READ_SIZE)):
-                    break
-                decompressor = new()
-            elif decompressor.needs_input:
-                if not (data := _read(source, READ_SIZE)):
-                    _input_ended(decompressor)
-                    break
-            else:
-                data = b""
-            try:
-                produced = decompressor.decompress(data, READ_SIZE)
-            except gagebpe.GageBPEError as e:
-                raise Problem(f"not valid {kind} data: {e}") from None
-            read += len(data)
-            written += out.write(produced)
-            bar(len(data), written, read)
-    _summary(run, name, read, written, written, read)
+    fmt = _format_of(run.args, name) or "gbpe"
+    counted = _Counted(source)
+    try:
+        with gagebpe.open(counted, format=fmt, threads=run.args.threads) as f, \
+                _progress(run, size, name) as bar:
+            written = 0
+            while data := f.read(READ_SIZE):
+                written += out.write(data)
+                bar(counted.step(), written, counted.total)
+    except gagebpe.GageBPEError as e:
+        kind = "1994 BPE" if fmt == "gage1994" else "gagebpe"
+        raise Problem(f"not valid {kind} data: {e}") from None
+    except EOFError:
+        raise Problem("unexpected end of file") from None
+    _summary(run, name, counted.total, written, written, counted.total)
 
 
-def _input_ended(decompressor):
-    """The input ended where ``decompressor`` wanted more: an error, unless
-    it reads the 1994 format (no end marker) and a block ended there."""
-    from . import gage1994
-    if isinstance(decompressor, gage1994.Decompressor):
-        try:
-            decompressor.flush()
-            return
-        except EOFError:
-            pass
-    raise Problem("unexpected end of file")
+class _Counted:
+    """A source read through the file reader, counting the bytes taken."""
+
+    def __init__(self, source):
+        self._source = source
+        self.total = self._stepped = 0
+
+    def read(self, n=-1):
+        data = _read(self._source, n)
+        self.total += len(data)
+        return data
+
+    def step(self):
+        """Bytes read since the last call."""
+        step, self._stepped = self.total - self._stepped, self.total
+        return step
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return False
 
 
 def _read(source, n):
@@ -477,14 +472,14 @@ def _progress(run, size, name):
 # -- listing ----------------------------------------------------------------------
 
 def list_file(run, name):
-    from . import GageBPEError, _format
+    from gagebpe import GageBPEError, describe
     if name == "-":
         raise Problem("-l needs file names, not standard input")
     if _format_of(run.args, name) == "gage1994":
         raise Problem("-l lists gbpe files only; the 1994 format records no sizes")
     try:
         with open(name, "rb") as f:
-            streams = _format.describe(f)
+            streams = describe(f)
     except OSError as e:
         raise Problem(e.strerror or str(e)) from None
     except (GageBPEError, EOFError) as e:

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, settings, strategies as st
 
 import gagebpe
+from gagebpe import _container
 
 # First calls compile the kernels; warm them once (below) and never let a
 # deadline trip on a compile.  CI runs a fixed, derandomised budget.
@@ -45,3 +46,32 @@ def byte_strings(max_size=3000):
         st.just(b""), st.binary(min_size=1, max_size=1),
         st.just(bytes(range(256))), runs, st.binary(max_size=max_size),
         low_entropy, structured)
+
+
+def block_spans(blob):
+    """``[(offset, stream bytes, original size), ...]`` of the blocks of the
+    single stream ``blob``, as the container's parser finds them."""
+    parser, view, pos, spans = _container.Parser(), memoryview(blob), 0, []
+    while not parser.done:
+        unit, n = parser.parse(view[pos:])
+        if isinstance(unit, _container.BlockHeader):
+            start = pos
+        elif isinstance(unit, _container.Payload):
+            spans.append((start, pos + n - start, unit.block.size))
+        pos += n
+    return spans
+
+
+@pytest.fixture(scope="session")
+def bomb_64gib():
+    """A stream of 1000 blocks of 64 MiB of zeros each (64 GiB declared),
+    built from one coded block repeated: under 300 KB."""
+    return bomb(1000)
+
+
+def bomb(blocks, block_size=1 << 26):
+    one = gagebpe.compress(bytes(block_size), block_size=block_size)
+    start = _container.HEADER.size
+    block = one[start:len(one) - _container.trailer_size(1)]
+    return (one[:start] + block * blocks
+            + _container.trailer([(len(block), block_size)] * blocks))

@@ -29,10 +29,10 @@ def replace(ids, pair, new_id):
     return out
 
 
-def bpe(data, min_count=2):
+def bpe(data, min_count=2, max_merges=None):
     ids = list(data)
     merges = []
-    while True:
+    while max_merges is None or len(merges) < max_merges:
         counts = count_pairs(ids)
         if not counts:
             break
@@ -42,3 +42,77 @@ def bpe(data, min_count=2):
         ids = replace(ids, pair, 256 + len(merges))
         merges.append(pair)
     return merges, ids
+
+
+def gage1994_decode(blob, max_block=1 << 16):
+    """Gage's 1994 format, decoded as docs/FORMAT.md (section 6) defines it:
+    the bytes, or ``EOFError`` where a block is cut short, or ``ValueError``
+    for a table past code 255, pairs in a cycle (anywhere in the table), or
+    a block whose codes expand past ``max_block`` bytes."""
+    out = bytearray()
+    pos = 0
+    while pos < len(blob):
+        left, right = list(range(256)), [0] * 256
+        c = 0
+        while c < 256:
+            count = _byte(blob, pos)
+            pos += 1
+            if count > 127:
+                c += count - 127
+                count = 0
+                if c == 256:
+                    break
+                if c > 256:
+                    raise ValueError("table past code 255")
+            if c + count > 255:
+                raise ValueError("table past code 255")
+            for _ in range(count + 1):
+                left[c] = _byte(blob, pos)
+                pos += 1
+                if left[c] != c:
+                    right[c] = _byte(blob, pos)
+                    pos += 1
+                c += 1
+        size = _byte(blob, pos) << 8 | _byte(blob, pos + 1)
+        pos += 2
+        codes = blob[pos:pos + size]
+        if len(codes) < size:
+            raise EOFError("block cut short")
+        pos += size
+        lengths = _pair_lengths(left, right, max_block)
+        if sum(lengths[c] for c in codes) > max_block:
+            raise ValueError("block too large")
+        for c in codes:
+            out += _phrase(left, right, c)
+    return bytes(out)
+
+
+def _byte(blob, pos):
+    if pos >= len(blob):
+        raise EOFError("table cut short")
+    return blob[pos]
+
+
+def _pair_lengths(left, right, cap):
+    """Each code's expanded length (capped above ``cap``); ValueError if
+    pairs refer to themselves in a cycle."""
+    lengths = {}
+
+    def length(c, path):
+        if left[c] == c:
+            return 1
+        if c in path:
+            raise ValueError("cycle")
+        if c not in lengths:
+            path.add(c)
+            lengths[c] = min(cap + 1, length(left[c], path) + length(right[c], path))
+            path.discard(c)
+        return lengths[c]
+
+    return [length(c, set()) for c in range(256)]
+
+
+def _phrase(left, right, c):
+    if left[c] == c:
+        return bytes([c])
+    return _phrase(left, right, left[c]) + _phrase(left, right, right[c])

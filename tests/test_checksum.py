@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _checksum, _format
+from gagebpe import _checksum, _container
 
 # Published by xxHash's reference implementation (and the `xxhash` package).
 VECTORS = [
@@ -32,11 +32,11 @@ def test_xxh64_matches_the_xxhash_package(data):
 
 
 def _stream_of_version(version, data, check):
-    head = _format.HEADER.pack(_format.MAGIC, version, 0, 0, 1 << 20, 0)[:-4]
-    block = _format.BLOCK_HEADER.pack(1, len(data), len(data), check, 0)[:-4]
+    head = _container.HEADER.pack(_container.MAGIC, version, 0, 0, 1 << 20, 0)[:-4]
+    block = _container.BLOCK_HEADER.pack(1, len(data), len(data), check, 0)[:-4]
     return (head + zlib.crc32(head).to_bytes(4, "little")
             + block + zlib.crc32(block).to_bytes(4, "little") + data
-            + _format.trailer([(_format.BLOCK_HEADER.size + len(data), len(data))]))
+            + _container.trailer([(_container.BLOCK_HEADER.size + len(data), len(data))]))
 
 
 def test_each_version_checks_blocks_with_its_own_function():
@@ -50,4 +50,4 @@ def test_each_version_checks_blocks_with_its_own_function():
 
 
 def test_new_streams_are_version_2():
-    assert gagebpe.compress(b"abc")[4] == _format.VERSION == 2
+    assert gagebpe.compress(b"abc")[4] == _container.VERSION == 2

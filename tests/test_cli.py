@@ -1,11 +1,9 @@
 """The command line, run as a real program in subprocesses."""
 import os
 import pty
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -179,6 +177,7 @@ def test_recursive(tmp_path):
     assert (tree / "sub" / "b.txt").read_bytes() == TEXT[5000:9000]
 
 
+@pytest.mark.slow
 def test_levels_block_size_and_threads(text_file):
     out1 = gagebpe("-1", "-c", text_file).stdout
     out9 = gagebpe("-9", "-c", text_file).stdout
@@ -232,6 +231,7 @@ def test_full_disk_is_an_error():
     one_line_error(result, "No space left")
 
 
+@pytest.mark.slow
 def test_sigterm_leaves_no_partial_output(tmp_path):
     big = tmp_path / "big.txt"
     big.write_bytes(sample(24 << 20))
@@ -260,6 +260,7 @@ def test_small_jobs_skip_numba_and_give_the_same_bytes(tmp_path):
     assert gagebpe("-l", packed).returncode == 0
 
 
+@pytest.mark.slow
 def test_gage1994_format_by_option_and_suffix(tmp_path):
     from test_gage1994 import VECTORS
     if not VECTORS.is_dir():
@@ -286,6 +287,7 @@ def test_gage1994_format_by_option_and_suffix(tmp_path):
     one_line_error(result, "cut.bpe", "unexpected end")
 
 
+@pytest.mark.slow
 def test_progress_bar_on_request_and_only_then(text_file):
     pytest.importorskip("tqdm")
     shown = gagebpe("--progress", "-c", text_file)

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import gagebpe
-from gagebpe import GageBPEError, _format
+from gagebpe import GageBPEError, _coding_packed, _container
+from conftest import block_spans
 
 SAMPLES = {
     "empty": b"",
@@ -111,7 +112,7 @@ def header(magic=b"GBPE", version=2, flags=0, reserved=0, max_block=1 << 20, crc
 ])
 def test_bad_headers(head, message):
     with pytest.raises(GageBPEError, match=message):
-        gagebpe.decompress(head + _format.trailer([]))
+        gagebpe.decompress(head + _container.trailer([]))
 
 
 def block(coding, size, payload, data_crc=0, crc=None):
@@ -128,7 +129,8 @@ def block(coding, size, payload, data_crc=0, crc=None):
     (block(1, 5, b"abcd"), "STORED block length"),
 ])
 def test_bad_blocks(blk, message):
-    blob = header() + blk + _format.trailer([(len(blk), 4)])
+    size = struct.unpack_from("<I", blk, 1)[0]  # the trailer agrees with the block
+    blob = header() + blk + _container.trailer([(len(blk), size)])
     with pytest.raises(GageBPEError, match=message):
         gagebpe.decompress(blob)
 
@@ -160,9 +162,8 @@ def packed(n_merges, n_ids, terminals, table_bits, id_bits):
     (packed(0, 2, b"ab", [], [0, 1, 0, 0, 0, 0, 0, 1]), 2, "padding"),
 ])
 def test_bad_packed_payloads(payload, size, message):
-    from gagebpe import _blocks
     with pytest.raises(GageBPEError, match=message):
-        _blocks.decode(_blocks.PACKED, payload, size)
+        _coding_packed.decode(payload, size, np.empty(size, np.uint8))
 
 
 def test_hostile_sizes_are_rejected_before_allocating():
@@ -171,17 +172,19 @@ def test_hostile_sizes_are_rejected_before_allocating():
     with pytest.raises(GageBPEError, match="out of range"):
         gagebpe.decompress(header() + blk)
     # A trailer claiming 2**32 - 1 blocks does not make the reader wait.
-    with pytest.raises(GageBPEError):
-        _format.read_index(header() + b"\0" + struct.pack("<IQI4s", 2**32 - 1, 2**60, 0, b"EPBG"))
+    forged = header() + b"\0" + struct.pack("<IQI4s", 2**32 - 1, 2**60, 0, b"EPBG")
+    with pytest.raises(GageBPEError, match="index"):
+        gagebpe.decompress(forged)
+    with pytest.raises(GageBPEError, match="index"):
+        gagebpe.Decompressor().decompress(forged)
 
 
-def test_index_reads_from_the_end():
+def test_a_block_is_self_contained_given_the_stream_header():
     data = SAMPLES["multiblock"]
     blob = stream("multiblock")
-    index = _format.read_index(blob)
-    assert [size for _, _, size in index] == [600, 600, 600, 600, 100]
-    offset, nbytes, size = index[2]
+    spans = block_spans(blob)
+    assert [size for _, _, size in spans] == [600, 600, 600, 600, 100]
+    offset, nbytes, size = spans[2]
     d = gagebpe.Decompressor()
-    # a block is self-contained given the stream header
-    out = d.decompress(blob[:_format.HEADER.size] + blob[offset:offset + nbytes])
+    out = d.decompress(blob[:_container.HEADER.size] + blob[offset:offset + nbytes])
     assert out == data[1200:1800]

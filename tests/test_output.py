@@ -1,34 +1,36 @@
 """One-shot ``decompress`` decodes each block straight into the bytes it
 returns: block decoders write exactly their block and nothing past it, the
-layout's declared size is found before decoding, and other Pythons fall
-back to a copy."""
+layout is parsed whole before decoding, and other Pythons fall back to a
+copy."""
+import io
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _blocks, _bytes, _format
+from gagebpe import _block, _container, _inplace_bytes
 from gagebpe.sample import sample
-from conftest import byte_strings
+from conftest import block_spans, byte_strings
 
 GUARD = 64
 
 
 def blocks_of(blob):
-    version = _format.parse_stream_header(blob[:_format.HEADER.size])[0]
-    for offset, nbytes, _ in _format.read_index(blob):
-        head = blob[offset:offset + _format.BLOCK_HEADER.size]
-        coding, size, _, check = _format.parse_block_header(head, _format.MAX_BLOCK_SIZE)
-        yield coding, size, check, blob[offset + _format.BLOCK_HEADER.size:offset + nbytes], version
+    """``(coding, size, check, payload)`` of each block of one stream."""
+    for offset, nbytes, _ in block_spans(blob):
+        head = blob[offset:offset + _container.BLOCK_HEADER.size]
+        coding, size, _, check, _ = _container.BLOCK_HEADER.unpack(head)
+        yield coding, size, check, blob[offset + _container.BLOCK_HEADER.size:offset + nbytes]
 
 
 def decode_between_guards(data, level, block_size):
     blob = gagebpe.compress(data, level, block_size=block_size)
     pos = 0
-    for coding, size, check, payload, version in blocks_of(blob):
+    for coding, size, check, payload in blocks_of(blob):
         area = np.full(size + 2 * GUARD, 0xA5, np.uint8)
-        _format.decode_block(coding, size, check, payload, version,
-                             out=area[GUARD:GUARD + size])
+        _block.decode(coding, payload, size, area[GUARD:GUARD + size])
+        _container.check_data(area[GUARD:GUARD + size], check, _container.VERSION)
         assert bytes(area[GUARD:GUARD + size]) == data[pos:pos + size]
         assert (area[:GUARD] == 0xA5).all() and (area[GUARD + size:] == 0xA5).all()
         pos += size
@@ -47,13 +49,16 @@ def test_entropy_coded_blocks_write_exactly_their_block(level):
     decode_between_guards(data, level, 70_001)
 
 
-@given(st.lists(byte_strings(max_size=600), max_size=3), st.integers(0, 40))
-def test_declared_size(parts, cut):
+@given(st.lists(byte_strings(max_size=600), min_size=1, max_size=3), st.integers(1, 40))
+def test_the_layout_is_checked_whole_before_decoding(parts, cut):
     blob = b"".join(gagebpe.compress(p, block_size=101) for p in parts)
-    assert _format.declared_size(blob) == sum(map(len, parts))
-    if blob and cut:
-        assert _format.declared_size(blob[:-cut]) is None  # cut short
-        assert _format.declared_size(blob + bytes(cut)) is None  # trailing bytes
+    streams = gagebpe.describe(io.BytesIO(blob))
+    assert [s.size for s in streams] == list(map(len, parts))
+    assert sum(s.stream_bytes for s in streams) == len(blob)
+    with pytest.raises(EOFError):
+        gagebpe.decompress(blob[:-cut])  # cut short
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress(blob + bytes(cut))  # trailing bytes
 
 
 def test_results_are_ordinary_bytes():
@@ -64,7 +69,7 @@ def test_results_are_ordinary_bytes():
 
 
 def test_fallback_where_bytes_cannot_be_written(monkeypatch):
-    monkeypatch.setattr(_bytes, "_new_bytes", None)
+    monkeypatch.setattr(_inplace_bytes, "_new_bytes", None)
     data = b"elsewhere a bytearray is filled and copied " * 500
     out = gagebpe.decompress(gagebpe.compress(data, 1))
     assert type(out) is bytes and out == data
@@ -73,7 +78,7 @@ def test_fallback_where_bytes_cannot_be_written(monkeypatch):
 def test_a_failed_block_returns_nothing():
     data = b"a stream whose second block is corrupt " * 300
     blob = bytearray(gagebpe.compress(data, 1, block_size=4000))
-    offset, nbytes, _ = _format.read_index(bytes(blob))[1]
+    offset, nbytes, _ = block_spans(bytes(blob))[1]
     blob[offset + nbytes - 1] ^= 0xFF
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(bytes(blob))
@@ -83,4 +88,4 @@ def test_a_failed_block_returns_nothing():
 
 def test_wrong_size_for_out_is_refused():
     with pytest.raises(ValueError):
-        _blocks.decode(_blocks.PACKED, b"", 5, np.empty(4, np.uint8))
+        _block.decode(_container.PACKED, b"", 5, np.empty(4, np.uint8))

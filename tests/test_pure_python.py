@@ -7,12 +7,15 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.sample import sample
 
 from conftest import CANTERBURY, byte_strings
+
+pytestmark = pytest.mark.slow  # each case starts Python without Numba
 
 SCRIPT = """
 import pickle, sys

@@ -6,7 +6,7 @@ from hypothesis import given, strategies as st
 
 import gagebpe
 from gagebpe.sample import sample
-from conftest import byte_strings, canterbury_files
+from conftest import byte_strings
 
 levels = st.integers(1, 9)
 block_sizes = st.one_of(st.none(), st.integers(1, 5000))
@@ -24,17 +24,14 @@ def test_compress_decompress(data, level, block_size):
     assert gagebpe.decompress(blob) == data
 
 
-@given(byte_strings(), block_sizes)
-def test_deterministic(data, block_size):
-    a = gagebpe.compress(data, block_size=block_size)
-    assert gagebpe.compress(data, block_size=block_size) == a
-
-
 @given(st.lists(byte_strings(max_size=500), max_size=4))
 def test_concatenated_streams(parts):
     blob = b"".join(gagebpe.compress(p, block_size=97) for p in parts)
-    if parts:
-        assert gagebpe.decompress(blob) == b"".join(parts)
+    if not parts:  # no stream at all is a stream cut short
+        with pytest.raises(EOFError):
+            gagebpe.decompress(blob)
+        return
+    assert gagebpe.decompress(blob) == b"".join(parts)
 
 
 @given(byte_strings(), st.lists(st.integers(0, 10**6), max_size=8),
@@ -111,14 +108,6 @@ def test_file_append_makes_a_second_stream(tmp_path):
     assert gagebpe.decompress(path.read_bytes()) == b"first second"
 
 
-@pytest.mark.parametrize("path", canterbury_files(), ids=lambda p: getattr(p, "name", "absent"))
-def test_canterbury_file(path):
-    data = path.read_bytes()
-    blob = gagebpe.compress(data)
-    assert len(blob) < len(data)
-    assert gagebpe.decompress(blob) == data
-
-
 @given(byte_strings(), st.integers(1, 900))
 def test_output_is_the_same_for_any_thread_count(data, block_size):
     one = gagebpe.compress(data, block_size=block_size)
@@ -152,3 +141,13 @@ def test_many_threads_share_the_api():
 
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         assert all(pool.map(job, inputs * 3))
+
+
+def test_the_old_name_of_the_limit_still_works_and_says_so():
+    blob = gagebpe.compress(b"limits " * 100)
+    with pytest.warns(DeprecationWarning, match="limit"):
+        assert gagebpe.decompress(blob, max_length=700) == b"limits " * 100
+    with pytest.warns(DeprecationWarning, match="limit"):
+        with gagebpe.open(io.BytesIO(blob), max_length=699) as f:
+            with pytest.raises(gagebpe.GageBPEError, match="output limit"):
+                f.read()

@@ -8,6 +8,8 @@ merge table over more data.  Stopping merges at a higher count skips the
 long tail of rare pairs, where most of the merges are; the time goes mostly
 to the frequent pairs, so the fast levels save less time than they save
 merges.
+
+Imports nothing.
 """
 from typing import NamedTuple
 

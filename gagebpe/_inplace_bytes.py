@@ -8,6 +8,8 @@ anyone else sees it: that is how zlib and other C extensions build their
 output.  ``allocate`` makes one through ctypes and hands out its storage
 as a NumPy array; elsewhere it falls back to a bytearray, copied at the
 end.
+
+Imports nothing of gagebpe's.
 """
 import ctypes
 import sys

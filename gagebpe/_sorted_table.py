@@ -1,22 +1,25 @@
-"""The merge table in compact form: rules grouped by depth, sorted, Rice-coded.
+"""The merge table in compact form (the SORTED coding's): merges grouped by
+depth, sorted, Rice-coded.
 
-A rule's depth is one more than the deeper of its two halves (terminals have
-depth 0).  Rules of one depth refer only to shallower symbols, so they may be
+A merge's depth is one more than the deeper of its two halves (terminals have
+depth 0).  Merges of one depth refer only to shallower symbols, so they may be
 numbered in any order after those: numbering them by (left, right) makes
-their codes ``left * limit + right`` increasing (``limit`` is the number of
-symbols defined before that depth), and the gaps between codes are small.
+their keys ``left * limit + right`` increasing (``limit`` is the number of
+symbols defined before that depth), and the gaps between keys are small.
 The merge order carries no information the decoder needs, which is what
-this saves: about log2(m!) bits for a depth of m rules.
+this saves: about log2(m!) bits for a depth of m merges.
 
 Bits are written least significant first (as in ``_bits``).  A depth is
 ``m`` (Elias gamma), a Rice parameter ``k`` (6 bits), then m gaps, each in
 unary (q zeros, a one) and k low bits; docs/FORMAT.md has the exact layout.
+
+Imports ``_jit``, ``_bits`` and ``_unaligned``.
 """
 import numpy as np
 from ._jit import njit
 
 from ._bits import _bit_length, _put, lowest_bit
-from ._memory import load8
+from ._unaligned import load8
 
 K_BITS = 6
 
@@ -24,7 +27,7 @@ K_BITS = 6
 @njit(cache=True, nogil=True)
 def canonical(merges, n_terminals):
     """``(order, sizes)``: ``order[s]`` is symbol s's new number (terminals
-    keep theirs), ``sizes[j]`` the number of rules of depth j + 1.  New
+    keep theirs), ``sizes[j]`` the number of merges of depth j + 1.  New
     numbers follow depth, then (left, right) in new numbers."""
     d = merges.shape[0]
     depth = np.zeros(n_terminals + d, np.int64)
@@ -88,10 +91,10 @@ def _max_k(limit):
 
 @njit(cache=True, nogil=True)
 def pack(merges, sizes, n_terminals):
-    """The table of ``merges`` (distinct rules in canonical numbering, depth
+    """The table of ``merges`` (distinct merges in canonical numbering, depth
     sizes ``sizes``) as bytes."""
     d = merges.shape[0]
-    # A depth costs at most 2*32+1 bits for m, K_BITS for k, and each rule at
+    # A depth costs at most 2*32+1 bits for m, K_BITS for k, and each merge at
     # most 2*w+1 bits (what k = max_k would cost).
     bound = sizes.shape[0] * (65 + K_BITS) + d * (2 * _bit_length(n_terminals + d) + 1)
     out = np.zeros(bound // 8 + 9, np.uint8)
@@ -107,11 +110,11 @@ def pack(merges, sizes, n_terminals):
         gaps = np.empty(m, np.int64)
         previous = np.int64(-1)
         for i in range(m):
-            code = np.int64(merges[first + i, 0]) * limit + merges[first + i, 1]
-            if code <= previous:
+            key = np.int64(merges[first + i, 0]) * limit + merges[first + i, 1]
+            if key <= previous:
                 raise ValueError("merge table is not in canonical order")
-            gaps[i] = code - previous - 1
-            previous = code
+            gaps[i] = key - previous - 1
+            previous = key
         k = _rice_parameter(gaps, _max_k(limit))
         acc, nbits, pos = _put(out, acc, nbits, pos, k, K_BITS)
         for g in gaps:
@@ -162,7 +165,7 @@ def _rice(padded, end, bitpos, most, k):
 def unpack(buf, n_terminals, merges):
     """Fill the (d, 2) table ``merges`` from ``buf``, which must hold it
     exactly (zero padding bits in its last byte).  Returns False if it does
-    not: a depth larger than the rules left, a code out of range, a field
+    not: a depth larger than the merges left, a key out of range, a field
     past the end, or bytes to spare."""
     d = merges.shape[0]
     padded = np.zeros(buf.shape[0] + _PADDING, np.uint8)
@@ -181,20 +184,20 @@ def unpack(buf, n_terminals, merges):
             return False
         m = (1 << n) + low
         bitpos += n + K_BITS
-        codes_end = np.int64(limit) * limit  # codes lie below limit * limit
+        keys_end = np.int64(limit) * limit  # keys lie below limit * limit
         inverse = 1.0 / limit
-        code = np.int64(-1)
+        key = np.int64(-1)
         for i in range(m):
-            gap, bitpos = _rice(padded, end, bitpos, (codes_end - code - 1) >> k, k)
+            gap, bitpos = _rice(padded, end, bitpos, (keys_end - key - 1) >> k, k)
             if gap < 0:
                 return False
-            code += 1 + gap
-            if code >= codes_end:
+            key += 1 + gap
+            if key >= keys_end:
                 return False
-            # code // limit without a 64-bit division; the estimate from
+            # key // limit without a 64-bit division; the estimate from
             # the reciprocal is off by at most one.
-            left = np.int64(code * inverse)
-            right = code - left * limit
+            left = np.int64(key * inverse)
+            right = key - left * limit
             if right < 0:
                 left -= 1
                 right += limit

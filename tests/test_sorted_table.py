@@ -1,4 +1,5 @@
-"""The compact merge table: canonical order, round trips, malformed tables."""
+"""The compact merge table of SORTED blocks: canonical order, round trips,
+malformed tables; and the probe that decides whether a block is merged."""
 import hashlib
 from pathlib import Path
 
@@ -7,13 +8,14 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _blocks, _rules, grammar, sample
+from gagebpe import _block, _coding_packed, _coding_sorted, _grammar, _prefix, _sorted_table
+from gagebpe import grammar, sample
 
 DATA = Path(__file__).parent / "data"
 
 
 def random_merges(rng, n_terminals, n_merges, chain=False):
-    """Distinct rules, merge k over symbols below n_terminals + k (as BPE
+    """Distinct merges, merge k over symbols below n_terminals + k (as BPE
     makes them); with ``chain``, each uses the one before (depth k + 1)."""
     merges, seen = [], set()
     for k in range(n_merges):
@@ -27,7 +29,7 @@ def random_merges(rng, n_terminals, n_merges, chain=False):
 
 
 def canonical_table(merges, n_terminals):
-    order, sizes = _rules.canonical(merges, n_terminals)
+    order, sizes = _sorted_table.canonical(merges, n_terminals)
     table = np.empty_like(merges)
     table[order[n_terminals:] - n_terminals] = order[merges]
     return order, sizes, table
@@ -51,54 +53,56 @@ def test_canonical_table_round_trips_and_keeps_every_expansion(
     assert sizes.sum() == n_merges
     if chain:
         assert len(sizes) == n_merges
-    # A topological numbering: every rule refers to earlier symbols ...
-    grammar.check_merges(table, n_terminals)
+    # A topological numbering: every merge refers to earlier symbols ...
+    _grammar.check_merges(table, n_terminals)
     # ... and symbol s of the old table expands as order[s] of the new one.
     old, new = expansions(merges, n_terminals), expansions(table, n_terminals)
     assert [new[s] for s in order] == old
-    packed = _rules.pack(table, sizes, n_terminals)
+    packed = _sorted_table.pack(table, sizes, n_terminals)
     out = np.empty_like(table)
-    assert _rules.unpack(packed, n_terminals, out)
+    assert _sorted_table.unpack(packed, n_terminals, out)
     assert np.array_equal(out, table)
 
 
 def packed_example():
     merges = random_merges(np.random.default_rng(7), 40, 200)
     _, sizes, table = canonical_table(merges, 40)
-    return table, _rules.pack(table, sizes, 40)
+    return table, _sorted_table.pack(table, sizes, 40)
 
 
 def test_unpack_rejects_malformed_tables():
     table, packed = packed_example()
     out = np.empty_like(table)
-    assert _rules.unpack(packed, 40, out)
+    assert _sorted_table.unpack(packed, 40, out)
     for cut in range(len(packed)):  # every truncation
-        assert not _rules.unpack(packed[:cut], 40, out)
-    assert not _rules.unpack(np.append(packed, np.uint8(0)), 40, out)  # bytes to spare
-    assert not _rules.unpack(packed, 40, np.empty((len(table) - 1, 2), np.int32))
+        assert not _sorted_table.unpack(packed[:cut], 40, out)
+    assert not _sorted_table.unpack(np.append(packed, np.uint8(0)), 40, out)  # bytes to spare
+    assert not _sorted_table.unpack(packed, 40, np.empty((len(table) - 1, 2), np.int32))
     zeros = np.zeros(64, np.uint8)  # unary codes that never end
-    assert not _rules.unpack(zeros, 40, out)
+    assert not _sorted_table.unpack(zeros, 40, out)
     ones = np.full(64, 255, np.uint8)  # m = 1 with k past its bound
-    assert not _rules.unpack(ones, 40, out)
+    assert not _sorted_table.unpack(ones, 40, out)
 
 
 def test_unpack_rejects_codes_out_of_range():
-    # One depth of one rule, k = 0, gap 40 * 40: code limit * limit.
+    # One depth of one merge, k = 0, gap 40 * 40: key limit * limit.
     bits = "1" + format(0, "06b")[::-1] + "0" * 1600 + "1"
     bits += "0" * (-len(bits) % 8)
     table = np.array([int(bits[i:i + 8][::-1], 2) for i in range(0, len(bits), 8)],
                      np.uint8)
-    assert not _rules.unpack(table, 40, np.empty((1, 2), np.int32))
-    table_ok = np.array([0b10000001, 0], np.uint8)  # gap 0: rule (0, 0)
+    assert not _sorted_table.unpack(table, 40, np.empty((1, 2), np.int32))
+    table_ok = np.array([0b10000001, 0], np.uint8)  # gap 0: merge (0, 0)
     out = np.empty((1, 2), np.int32)
-    assert _rules.unpack(table_ok[:1], 40, out) and out.tolist() == [[0, 0]]
+    assert _sorted_table.unpack(table_ok[:1], 40, out) and out.tolist() == [[0, 0]]
 
 
 def test_sorted_blocks_are_smaller_than_fixed_width_tables():
     text = sample.sample(200_000)
     hist = np.bincount(np.frombuffer(text, np.uint8), minlength=256)
     g = grammar.encode(text)
-    assert len(_blocks.encode_sorted(g, hist)) < 0.97 * len(_blocks.encode_packed(g, hist))
+    packed = _coding_packed.encode(_grammar.truncate(g, _prefix.for_packed(g, hist)), hist)
+    compact = _coding_sorted.encode(_grammar.truncate(g, _prefix.for_sorted(g, hist)), hist)
+    assert len(compact) < 0.97 * len(packed)
 
 
 @pytest.mark.parametrize("name", ["v0.1-level6.gbpe", "v0.1-blocks.gbpe"])
@@ -113,8 +117,9 @@ def test_streams_written_by_version_0_1_stay_readable(name):
 def test_probe_skips_merges_only_where_they_do_not_pay():
     noise = np.random.default_rng(1).integers(0, 256, 1 << 20, dtype=np.uint8).tobytes()
     text = sample.sample(1 << 20)
-    assert not _blocks.merges_pay(_blocks._probe_sample(noise), 4)
-    assert _blocks.merges_pay(_blocks._probe_sample(text), 4)
-    coding, payload = _blocks.encode(noise, 4, probe=True)
-    assert bytes(_blocks.decode(coding, payload, len(noise))) == noise
+    assert not _block.merges_pay(_block.probe_sample(noise), 4)
+    assert _block.merges_pay(_block.probe_sample(text), 4)
+    coding, payload = _block.encode(noise, 4, probe=True)
+    out = np.empty(len(noise), np.uint8)
+    assert bytes(_block.decode(coding, payload, len(noise), out)) == noise
     assert gagebpe.decompress(gagebpe.compress(noise + text)) == noise + text

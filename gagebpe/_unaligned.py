@@ -1,8 +1,11 @@
-"""Unaligned 8-byte (and 4-byte) loads and stores on uint8 arrays, for Numba kernels.
+"""Unaligned 8-byte (and 4-byte) loads and stores on uint8 arrays, and a
+prefetch hint, for the kernels (LLVM intrinsics; plain NumPy as Python).
 
 Numba lowers a loop of byte copies to byte moves; copying short phrases
 eight bytes at a time is what makes expansion fast.  Callers keep
 ``index + 8`` within the array (the buffers carry padding for it).
+
+Imports ``_jit`` only.
 """
 import numpy as np
 

@@ -1,0 +1,291 @@
+"""The container format, version 2 (docs/FORMAT.md, section 3): the parts of
+a stream, built and checked, and the one parser of its layout.
+
+    stream = header block* end-of-blocks index footer
+
+Every reader of streams is built on ``Parser``: the one-shot and the
+incremental decompressors, the file reader, and ``describe`` (``gagebpe
+-l``).  All integers are little-endian.
+
+Imports ``_errors``, and ``_checksum`` (a kernel) only when a block's data
+is checked.
+"""
+import struct
+import zlib
+from typing import NamedTuple
+
+from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
+
+MAGIC = b"GBPE"
+FOOTER_MAGIC = b"EPBG"
+VERSION = 2  # written
+VERSIONS = (1, 2)  # read: version 1 checks blocks with CRC32, 2 with XXH64
+MAX_BLOCK_SIZE = 1 << 26
+
+# Block codings (section 4); 0 marks the end of the blocks.
+END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED = 0, 1, 2, 3, 4
+CODINGS = (STORED, PACKED, HUFFMAN, SORTED)
+
+# magic, version, flags, reserved, max block size, CRC32 of the 12 before
+HEADER = struct.Struct("<4sBBHII")
+# coding, original size, payload size, check of the original bytes,
+# CRC32 of the 13 bytes before
+BLOCK_HEADER = struct.Struct("<BIIII")
+# per block: its bytes in the stream (header included), its original size
+INDEX_ENTRY = struct.Struct("<II")
+# block count, total original size, CRC32 of the trailer before it, magic
+FOOTER = struct.Struct("<IQI4s")
+
+
+def _crc(*parts):
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    return crc
+
+
+def _with_crc(head):
+    """``head`` followed by its CRC32."""
+    return head + struct.pack("<I", _crc(head))
+
+
+# -- writing ----------------------------------------------------------------------
+
+def stream_header(max_block_size):
+    return _with_crc(HEADER.pack(MAGIC, VERSION, 0, 0, max_block_size, 0)[:-4])
+
+
+def block(coding, payload, data):
+    """One block of the stream, header and check included: ``payload`` in
+    ``coding`` holds ``data`` (non-empty)."""
+    from ._checksum import block_check
+    head = BLOCK_HEADER.pack(coding, len(data), len(payload), block_check(data), 0)[:-4]
+    return _with_crc(head) + payload
+
+
+def trailer(index):
+    """The trailer for blocks ``index = [(stream bytes, size), ...]``."""
+    body = bytes([END_OF_BLOCKS]) + b"".join(INDEX_ENTRY.pack(*e) for e in index)
+    counts = struct.pack("<IQ", len(index), sum(size for _, size in index))
+    return body + counts + struct.pack("<I", _crc(body, counts)) + FOOTER_MAGIC
+
+
+def trailer_size(n_blocks):
+    return 1 + n_blocks * INDEX_ENTRY.size + FOOTER.size
+
+
+def merge_count(coding, payload_head):
+    """The number of merges of a block, from its coding and the first four
+    bytes of its payload (where every grammar coding keeps it)."""
+    if coding == STORED:
+        return 0
+    if len(payload_head) < 4:
+        raise GageBPEError("block shorter than its header")
+    return struct.unpack_from("<I", payload_head)[0]
+
+
+def check_data(data, data_check, version):
+    """Raise ``GageBPEError`` unless the decoded bytes ``data`` have the
+    block's check (CRC32 in version 1, XXH32L in version 2)."""
+    if version == 1:
+        check = _crc(data)
+    else:
+        from ._checksum import block_check
+        check = block_check(data)
+    if check != data_check:
+        raise GageBPEError("block check failed: data corrupt")
+
+
+# -- reading ----------------------------------------------------------------------
+
+class Header(NamedTuple):
+    version: int
+    max_block_size: int
+
+
+class BlockHeader(NamedTuple):
+    coding: int
+    size: int  # original bytes
+    payload_size: int
+    data_check: int
+
+
+class Payload(NamedTuple):
+    """A block's payload (a slice of the parser's input) and its header."""
+    block: BlockHeader
+    data: memoryview
+
+
+class End(NamedTuple):
+    """The trailer, checked against the blocks: ``index`` lists each
+    block's ``(bytes in the stream, original size)``."""
+    index: list
+
+
+_HEADER, _BLOCKS, _PAYLOAD, _DONE = range(4)
+
+
+class Parser:
+    """The layout of one stream, parsed as its bytes arrive.
+
+    ``parse(view)`` reads the next unit from the start of ``view`` (the
+    input not yet taken) and returns ``(unit, n)``: the unit and the bytes
+    it took, or ``(None, 0)`` while ``view`` does not hold all of it.  The
+    units come in stream order: a ``Header``; for each block a
+    ``BlockHeader`` and then its ``Payload``; and the ``End``.  A reader that has no use for a payload may skip its bytes
+    itself and call ``skip_payload``.  Every header, the index and the
+    footer are checked as they are parsed; ``GageBPEError`` names the
+    first fault.
+    """
+
+    def __init__(self):
+        self._state = _HEADER
+        self.header = None
+        self.block = None  # the BlockHeader whose payload comes next
+        self.index = []
+
+    @property
+    def done(self):
+        return self._state == _DONE
+
+    @property
+    def expecting_payload(self):
+        return self._state == _PAYLOAD
+
+    def wanted(self, head):
+        """How many bytes the next unit takes, as far as its first bytes
+        ``head`` tell (one more than ``len(head)`` where they cannot)."""
+        if self._state == _HEADER:
+            return HEADER.size
+        if self._state == _PAYLOAD:
+            return self.block.payload_size
+        if not len(head):
+            return 1
+        return trailer_size(len(self.index)) if head[0] == END_OF_BLOCKS else BLOCK_HEADER.size
+
+    def parse(self, view):
+        if self._state == _HEADER:
+            return self._parse_header(view)
+        if self._state == _BLOCKS:
+            if not len(view):
+                return None, 0
+            if view[0] == END_OF_BLOCKS:
+                return self._parse_trailer(view)
+            return self._parse_block_header(view)
+        if self._state == _PAYLOAD:
+            n = self.block.payload_size
+            if len(view) < n:
+                return None, 0
+            self.skip_payload()
+            return Payload(self.block, view[:n]), n
+        raise ValueError("the stream has ended")
+
+    def skip_payload(self):
+        """The current block's payload was taken without ``parse``."""
+        self.index.append((BLOCK_HEADER.size + self.block.payload_size, self.block.size))
+        self._state = _BLOCKS
+
+    def _parse_header(self, view):
+        if len(view) < HEADER.size:
+            # Say "not gagebpe" as soon as the bytes show it.
+            if not MAGIC.startswith(bytes(view[:len(MAGIC)])):
+                raise GageBPEError(BAD_MAGIC)
+            return None, 0
+        magic, version, flags, reserved, max_block_size, crc = HEADER.unpack_from(view)
+        if magic != MAGIC:
+            raise GageBPEError(BAD_MAGIC)
+        if crc != _crc(view[:HEADER.size - 4]):
+            raise GageBPEError("stream header check failed")
+        if version not in VERSIONS:
+            raise GageBPEError(f"unsupported format version {version}")
+        if flags or reserved:
+            raise GageBPEError("reserved header bits are set")
+        if not 0 < max_block_size <= MAX_BLOCK_SIZE:
+            raise GageBPEError(f"maximum block size {max_block_size} out of range")
+        self.header = Header(version, max_block_size)
+        self._state = _BLOCKS
+        return self.header, HEADER.size
+
+    def _parse_block_header(self, view):
+        if len(view) < BLOCK_HEADER.size:
+            return None, 0
+        coding, size, payload_size, data_check, crc = BLOCK_HEADER.unpack_from(view)
+        if crc != _crc(view[:BLOCK_HEADER.size - 4]):
+            raise GageBPEError("block header check failed")
+        if coding not in CODINGS:
+            raise GageBPEError(UNKNOWN_CODING.format(coding))
+        if not 0 < size <= self.header.max_block_size:
+            raise GageBPEError(f"block size {size} out of range")
+        # Codings are used only where they shrink the block.
+        if payload_size > size:
+            raise GageBPEError("block payload larger than its contents")
+        self.block = BlockHeader(coding, size, payload_size, data_check)
+        self._state = _PAYLOAD
+        return self.block, BLOCK_HEADER.size
+
+    def _parse_trailer(self, view):
+        n = trailer_size(len(self.index))
+        if len(view) < n:
+            return None, 0
+        if bytes(view[:n]) != trailer(self.index):
+            if bytes(view[n - 4:n]) != FOOTER_MAGIC:
+                raise GageBPEError(BAD_END)
+            raise GageBPEError("stream index disagrees with its blocks")
+        self._state = _DONE
+        return End(self.index), n
+
+
+def _need(data, n):
+    """``data``, which must have ``n`` bytes: else the input was cut short."""
+    if len(data) < n:
+        raise EOFError(TRUNCATED)
+    return data
+
+
+# -- what a file holds ------------------------------------------------------------
+
+class StreamInfo(NamedTuple):
+    version: int
+    blocks: int
+    size: int  # original bytes
+    stream_bytes: int
+    merges: int  # over all blocks
+
+
+def describe(fp):
+    """``[StreamInfo, ...]`` for the concatenated streams of the binary file
+    ``fp``, read from its current position to its end, checking every
+    header and the trailers but decoding no block (payloads are skipped,
+    by seeking where ``fp`` can).  Raises as decoding would:
+    ``GageBPEError`` for malformed data, ``EOFError`` if cut short."""
+    streams = []
+    while True:
+        head = fp.read(HEADER.size)
+        if not head and streams:
+            return streams
+        parser, merges = Parser(), 0
+        unit, _ = parser.parse(memoryview(_need(head, HEADER.size)))
+        while not parser.done:
+            if parser.expecting_payload:
+                n = parser.block.payload_size
+                payload_head = _need(fp.read(min(4, n)), min(4, n))
+                merges += merge_count(parser.block.coding, payload_head)
+                _skip(fp, n - len(payload_head))
+                parser.skip_payload()
+                continue
+            data = b""
+            while (n := parser.wanted(data)) > len(data):
+                data += _need(fp.read(n - len(data)), n - len(data))
+            parser.parse(memoryview(data))
+        index = parser.index
+        streams.append(StreamInfo(
+            unit.version, len(index), sum(size for _, size in index),
+            HEADER.size + sum(n for n, _ in index) + trailer_size(len(index)), merges))
+
+
+def _skip(fp, n):
+    if fp.seekable():
+        fp.seek(n, 1)  # a short file shows at the next read
+        return
+    while n > 0:
+        n -= len(_need(fp.read(min(n, 1 << 20)), 1))

@@ -1,0 +1,108 @@
+"""A BPE grammar: building it from bytes, cutting it back to a prefix of its
+merges, checking it, and expanding it to bytes.
+
+The algorithm is greedy BPE (Gage 1994) in Re-Pair's form: repeatedly
+replace every non-overlapping occurrence, left to right, of the most
+frequent adjacent pair by a new symbol.  A pair's count is the number of
+replacements that would make; ties go to the smallest pair (a, b).  The
+first merges, whose pairs cover a large share of the block, run as full
+passes over a compacting buffer (``_pairs``); the rest run on Re-Pair's
+incremental structure (``_repair``).  Both make exactly the same choices.
+
+Imports ``_errors`` and the kernels ``_pairs``, ``_repair``, ``_expand``.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _expand, _pairs, _repair
+from ._errors import DECODE_CEILING, UNDEFINED_MERGE, UNDEFINED_SYMBOL, WRONG_SIZE, GageBPEError
+
+N_BYTES = 256
+# A merge runs as a full pass while its pair covers at least 1/PASS_SHARE of
+# the buffer: then a pass costs no more than maintaining occurrence lists.
+PASS_SHARE = 128
+MAX_PASS_MERGES = 256
+
+
+class Grammar(NamedTuple):
+    """``merges[k]`` is the pair that symbol ``256 + k`` replaced,
+    ``counts[k]`` how many times; ``ids`` is the final sequence."""
+    merges: np.ndarray
+    ids: np.ndarray
+    counts: np.ndarray
+
+
+def as_ids(data):
+    """Bytes-like ``data`` as an int32 symbol buffer."""
+    return np.frombuffer(memoryview(data).cast("B"), np.uint8).astype(np.int32)
+
+
+def unmerged(data):
+    """The grammar of ``data`` with no merges."""
+    return Grammar(np.empty((0, 2), np.int32), as_ids(data), np.empty(0, np.int64))
+
+
+def build(data, min_count=2, max_merges=None):
+    """Greedy BPE of ``data`` (bytes-like): merge while the top pair occurs at
+    least ``min_count`` (>= 2) times, making at most ``max_merges`` merges."""
+    if min_count < 2:
+        raise ValueError("min_count must be at least 2")
+    ids = as_ids(data)
+    if max_merges is None:
+        max_merges = len(ids)
+    stop_below = max(min_count, len(ids) // PASS_SHARE)
+    merges1, counts1, n = _pairs.merge_frequent(
+        ids, N_BYTES, min(MAX_PASS_MERGES, max_merges), stop_below)
+    rest = max_merges - len(merges1)
+    ids = ids[:n]
+    merges2, counts2, n = _repair.repair(
+        ids, N_BYTES + len(merges1), rest, min_count)
+    return Grammar(np.concatenate([merges1, merges2]).reshape(-1, 2),
+                   ids[:n].copy(), np.concatenate([counts1, counts2]))
+
+
+def truncate(grammar, keep, n_terminals=N_BYTES):
+    """The grammar as it stood after its first ``keep`` merges."""
+    if keep >= len(grammar.merges):
+        return grammar
+    n_out = len(grammar.ids) + int(grammar.counts[keep:].sum())
+    ids = _expand.unmerge(grammar.merges, grammar.ids, n_terminals, keep, n_out)
+    return Grammar(grammar.merges[:keep], ids, grammar.counts[:keep])
+
+
+def check_merges(merges, n_terminals):
+    """Raise ``GageBPEError`` unless every merge refers to earlier symbols:
+    what the expansion kernels trust (they check the ids themselves)."""
+    if len(merges):
+        limits = n_terminals + np.arange(len(merges))
+        if merges.min() < 0 or (merges.max(axis=1) >= limits).any():
+            raise GageBPEError(UNDEFINED_MERGE)
+
+
+def expand(merges, ids, terminals, size, out):
+    """Expand a grammar, whose merges refer only to earlier symbols, into
+    ``out``, which it must fill exactly (``size`` bytes); its ids are
+    checked here."""
+    n_terminals = len(terminals)
+    lengths = _expand.symbol_lengths(merges, n_terminals, size)
+    written = _expand.expand(merges, ids, n_terminals, terminals, lengths, out, size)
+    if written < 0:
+        raise GageBPEError(f"{UNDEFINED_SYMBOL} or expands past the declared size")
+    if written != size:
+        raise GageBPEError(WRONG_SIZE)
+    return out
+
+
+def decoded_size(merges, ids):
+    """How many bytes the byte-level grammar ``(merges, ids)`` expands to;
+    ``GageBPEError`` if it refers to undefined symbols or expands past
+    DECODE_CEILING."""
+    check_merges(merges, N_BYTES)
+    if len(ids) and (ids.min() < 0 or ids.max() >= N_BYTES + len(merges)):
+        raise GageBPEError(UNDEFINED_SYMBOL)
+    lengths = _expand.symbol_lengths(merges, N_BYTES, DECODE_CEILING)
+    size = _expand.total_length(lengths, ids, DECODE_CEILING)
+    if size > DECODE_CEILING:
+        raise GageBPEError(f"grammar expands to more than {DECODE_CEILING} bytes")
+    return int(size)

@@ -1,0 +1,397 @@
+"""Compression and decompression of gagebpe streams, in the shape of
+``lzma``: the one-shot ``compress`` and ``decompress`` (which also serve
+the 1994 format, by name), and the incremental ``Compressor`` and
+``Decompressor``.
+
+``Compressor`` cuts its input into blocks and codes them, on threads if
+asked; ``Decompressor`` reads a stream as its bytes arrive, through the
+container's parser, decoding a block once all of it is there: its memory
+is bounded by the block size.  One-shot ``decompress`` parses the whole
+layout first, then decodes every block straight into the bytes it returns.
+
+Imports ``_errors``, ``_levels``, ``_container``, ``_block``,
+``_inplace_bytes`` and ``_gage1994_stream``.
+"""
+import os
+import warnings
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import numpy as np
+
+from . import _block, _container, _gage1994_stream, _inplace_bytes
+from ._container import BlockHeader, End, Parser, Payload
+from ._errors import DEFAULT_LIMIT, OVER_LIMIT, TRUNCATED, GageBPEError
+from ._levels import settings
+
+FORMATS = ("gbpe", "gage1994")
+PLAUSIBLE_EXPANSION = 1024  # runs expand further; they take the joining path
+
+
+def _check_threads(threads):
+    if not isinstance(threads, int) or threads < 0:
+        raise ValueError("threads must be a non-negative integer")
+    return threads or os.cpu_count() or 1
+
+
+def _check_block_size(block_size):
+    if not 0 < block_size <= _container.MAX_BLOCK_SIZE:
+        raise ValueError(
+            f"block_size must be between 1 and {_container.MAX_BLOCK_SIZE}")
+    return block_size
+
+
+def check_limit(limit):
+    """A total output limit as a number (None: no limit)."""
+    if limit is None:
+        return float("inf")
+    if not isinstance(limit, int) or limit < 0:
+        raise ValueError("a limit must be a non-negative integer or None")
+    return limit
+
+
+def check_format(format):
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
+    return format
+
+
+# -- compressing ------------------------------------------------------------------
+
+class _BlockCoder:
+    """Codes whole blocks at one level, on ``threads`` threads."""
+
+    def __init__(self, level, threads):
+        self.level = level
+        self.threads = threads
+        self._executor = None
+
+    def code(self, views):
+        """The framed blocks of the buffers ``views``, in order.  Views are
+        released before returning: a worker thread may hold its argument a
+        moment after its result is in, and an unreleased view would keep
+        the caller's buffer from being resized."""
+        try:
+            return self._code(views)
+        finally:
+            for view in views:
+                if isinstance(view, memoryview):
+                    view.release()
+
+    def _code(self, views):
+        level = self.level
+        if self.threads == 1 or len(views) < 2:
+            return [self._one(view, None) for view in views]
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.threads)
+        merges = list(self._executor.map(
+            lambda v: _block.worth_merging(v, level.min_count, level.probe), views))
+        # Longest first: the blocks that merge, largest first, then the
+        # rest, so that no thread starts a long block as the others end.
+        order = sorted(range(len(views)), key=lambda i: (not merges[i], -len(views[i])))
+        futures = {i: self._executor.submit(self._one, views[i], merges[i]) for i in order}
+        return [futures[i].result() for i in range(len(views))]
+
+    def _one(self, data, merge):
+        coding, payload = _block.encode(data, self.level.min_count, self.level.probe, merge)
+        return _container.block(coding, payload, data)
+
+    def close(self):
+        if self._executor is not None:
+            self._executor.shutdown()
+            self._executor = None
+
+
+class Compressor:
+    """Compress data incrementally into one gagebpe stream.
+
+    ``compress(data)`` returns whatever output is ready (possibly ``b""``);
+    ``flush()`` finishes the stream and returns the rest.  With ``threads``
+    > 1 (0: one per core), the blocks of one call are compressed in
+    parallel; the output is the same for any number of threads.
+    """
+
+    def __init__(self, level=None, *, block_size=None, threads=1):
+        level = settings(level)
+        self._block_size = _check_block_size(block_size or level.block_size)
+        self._coder = _BlockCoder(level, _check_threads(threads))
+        self._pending = bytearray()
+        self._index = []
+        self._started = False
+        self._finished = False
+
+    @property
+    def block_size(self):
+        return self._block_size
+
+    @property
+    def threads(self):
+        return self._coder.threads
+
+    def compress(self, data):
+        if self._finished:
+            raise ValueError("Compressor has been flushed")
+        out = [self._header()]
+        with memoryview(data) as view, view.cast("B") as data:
+            if self._pending:  # fill the block begun by earlier calls
+                take = min(len(data), self._block_size - len(self._pending))
+                self._pending += data[:take]
+                data = data[take:]
+                if len(self._pending) < self._block_size:
+                    return b"".join(out)
+                out += self._blocks([self._pending])
+                self._pending = bytearray()
+            # Whole blocks straight from the caller's buffer: no copy of
+            # the input beyond the blocks being coded.
+            full = len(data) - len(data) % self._block_size
+            out += self._blocks([data[start:start + self._block_size]
+                                 for start in range(0, full, self._block_size)])
+            self._pending += data[full:]
+        return b"".join(out)
+
+    def flush(self):
+        if self._finished:
+            raise ValueError("Repeated call to flush()")
+        self._finished = True
+        out = [self._header()]
+        if self._pending:
+            out += self._blocks([self._pending])
+            self._pending = bytearray()
+        out.append(_container.trailer(self._index))
+        self._coder.close()
+        return b"".join(out)
+
+    def _header(self):
+        if self._started:
+            return b""
+        self._started = True
+        return _container.stream_header(self._block_size)
+
+    def _blocks(self, views):
+        sizes = [len(view) for view in views]
+        blocks = self._coder.code(views)
+        self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
+        return blocks
+
+
+def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
+    """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
+    ``threads`` threads (0: one per core).  ``format="gage1994"`` writes
+    Philip Gage's 1994 format instead (``gagebpe.gage1994``), which has no
+    levels or block sizes to choose."""
+    if check_format(format) == "gage1994":
+        if level is not None or block_size is not None:
+            raise ValueError("the gage1994 format has no level or block size")
+        return _gage1994_stream.compress(data)
+    level = settings(level)
+    block_size = _check_block_size(block_size or level.block_size)
+    coder = _BlockCoder(level, _check_threads(threads))
+    with memoryview(data) as view, view.cast("B") as data:
+        # Every block, the last one too, in one batch: threads share them all.
+        views = [data[i:i + block_size] for i in range(0, len(data), block_size)]
+        sizes = [len(view) for view in views]
+        blocks = coder.code(views)
+    coder.close()
+    index = [(len(block), size) for block, size in zip(blocks, sizes)]
+    return (_container.stream_header(block_size) + b"".join(blocks)
+            + _container.trailer(index))
+
+
+# -- decompressing ----------------------------------------------------------------
+
+def _decode(payload, version):
+    """The checked bytes of one block (a uint8 array)."""
+    out = np.empty(payload.block.size, np.uint8)
+    return _decode_into(payload, version, out)
+
+
+def _decode_into(payload, version, out):
+    block = payload.block
+    _block.decode(block.coding, payload.data, block.size, out)
+    _container.check_data(out, block.data_check, version)
+    return out
+
+
+class Decompressor:
+    """Decompress one gagebpe stream incrementally.
+
+    ``decompress(data, max_length=-1)`` returns at most ``max_length`` bytes
+    (all that is ready if negative).  After the stream's end, ``eof`` is true
+    and ``unused_data`` holds the bytes that followed it.  ``needs_input`` is
+    false while output is ready without more input.  With ``threads`` > 1
+    (0: one per core), up to that many complete blocks are decoded at once.
+    A block that would take the stream's output past ``limit`` bytes in all
+    (None: no limit) raises ``GageBPEError`` as soon as its header is read.
+    """
+
+    def __init__(self, *, threads=1, limit=None):
+        self._threads = _check_threads(threads)
+        self._left = check_limit(limit)
+        self._parser = Parser()
+        self._executor = None
+        # Input not yet consumed: the caller's buffer while a call reads it
+        # in place, else a copy of what earlier calls left.
+        self._input = bytearray()
+        self._input_pos = 0
+        self._output = b""
+        self._output_pos = 0
+        self._decoded = deque()  # blocks' output (or its Future), in order
+        self.unused_data = b""
+        self.needs_input = True
+
+    @property
+    def eof(self):
+        """The end of the stream was read and all its output returned."""
+        return (self._parser.done and not self._decoded
+                and self._output_pos == len(self._output))
+
+    def decompress(self, data, max_length=-1):
+        if self.eof:
+            raise EOFError("Already at end of stream")
+        with memoryview(data) as view, view.cast("B") as view:
+            if self._input_pos == len(self._input):
+                self._input, self._input_pos = view, 0  # read in place
+            else:
+                self._input += view
+            try:
+                out = self._run(max_length if max_length >= 0 else float("inf"))
+            finally:
+                if isinstance(self._input, memoryview):  # keep the rest
+                    self._input = bytearray(self._input[self._input_pos:])
+                    self._input_pos = 0
+        if self.eof and self._executor is not None:
+            self._executor.shutdown()
+            self._executor = None
+        return out
+
+    def _run(self, limit):
+        """Up to ``limit`` bytes of output, from the input there is."""
+        out = []
+        produced = 0
+        while produced < limit:
+            if self._output_pos < len(self._output):
+                take = min(limit - produced, len(self._output) - self._output_pos)
+                out.append(self._output[self._output_pos:self._output_pos + take])
+                self._output_pos += take
+                produced += take
+            elif len(self._decoded) < self._threads and self._step():
+                continue  # read ahead while blocks can decode side by side
+            elif self._decoded:
+                block = self._decoded.popleft()
+                block = block.result() if isinstance(block, Future) else block
+                # A view: the pieces are copied once, by the join below.
+                self._output = memoryview(block).cast("B")
+                self._output_pos = 0
+            else:
+                break
+        pending = self._output_pos < len(self._output) or bool(self._decoded)
+        self.needs_input = not self.eof and not pending and produced < limit
+        return b"".join(out)
+
+    def _step(self):
+        """Take one unit of the stream if all its bytes are here; return
+        whether it did."""
+        if self._parser.done:
+            return False
+        with memoryview(self._input) as view:
+            unit, n = self._parser.parse(view[self._input_pos:])
+            if isinstance(unit, Payload):  # a copy: the caller's buffer may change
+                unit = Payload(unit.block, bytes(unit.data))
+        if unit is None:
+            return False
+        self._consume(n)
+        if isinstance(unit, BlockHeader):
+            self._left -= unit.size
+            if self._left < 0:  # refused before its payload is read
+                raise GageBPEError(OVER_LIMIT)
+        elif isinstance(unit, Payload):
+            version = self._parser.header.version
+            if self._threads > 1:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(self._threads)
+                self._decoded.append(self._executor.submit(_decode, unit, version))
+            else:
+                self._decoded.append(_decode(unit, version))
+        elif isinstance(unit, End):
+            self.unused_data = bytes(self._input[self._input_pos:])
+            self._input, self._input_pos = bytearray(), 0
+        return True
+
+    def _consume(self, n):
+        self._input_pos += n
+        if (isinstance(self._input, bytearray)
+                and self._input_pos > len(self._input) // 2):  # amortised compaction
+            del self._input[:self._input_pos]
+            self._input_pos = 0
+
+
+def _layout(data, limit):
+    """Every block of the concatenated streams ``data`` (a memoryview), as
+    ``(payload, version)``, the layout checked throughout; and the total
+    size they declare, which must not pass ``limit``."""
+    blocks, total, pos = [], 0, 0
+    while True:
+        parser = Parser()
+        while not parser.done:
+            unit, n = parser.parse(data[pos:])
+            if unit is None:
+                raise EOFError(TRUNCATED)
+            pos += n
+            if isinstance(unit, BlockHeader):
+                total += unit.size
+                if total > limit:  # refused before anything is decoded
+                    raise GageBPEError(OVER_LIMIT)
+            elif isinstance(unit, Payload):
+                blocks.append((unit, parser.header.version))
+        if pos == len(data):
+            return blocks, total
+
+
+def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_length=None):
+    """Decompress ``data``: one or more concatenated gagebpe streams, their
+    blocks on ``threads`` threads (0: one per core); with
+    ``format="gage1994"``, a file in Gage's 1994 format (never guessed:
+    that format has no magic number).
+
+    Raises ``GageBPEError`` for malformed data (trailing bytes that are not a
+    stream included) and ``EOFError`` for a stream cut short.  Output past
+    ``limit`` bytes in all (4 GiB by default; None: no limit) raises
+    ``GageBPEError`` too, before anything is decoded.  (``max_length`` is
+    the old name of ``limit``.)
+    """
+    if max_length is not None:
+        warnings.warn("decompress(max_length=) is now decompress(limit=)",
+                      DeprecationWarning, stacklevel=2)
+        limit = max_length
+    left = check_limit(limit)
+    if check_format(format) == "gage1994":
+        return _gage1994_stream.decompress(data, limit)
+    if type(data) is not bytes:
+        data = bytes(data)  # kernels on other threads read it as it is now
+    with memoryview(data) as view:
+        blocks, total = _layout(view, left)
+        threads = _check_threads(threads)
+        executor = ThreadPoolExecutor(threads) if threads > 1 and len(blocks) > 1 else None
+        try:
+            return _decode_all(blocks, total, len(data), executor)
+        finally:
+            if executor is not None:
+                executor.shutdown()
+            blocks.clear()  # release the views of ``data``
+
+
+def _decode_all(blocks, total, input_size, executor):
+    """The bytes of ``blocks``: decoded straight into the result where the
+    layout's total is plausible for its input, else one by one and joined
+    (a forged layout can declare far more than its blocks will make)."""
+    run = executor.map if executor is not None else map
+    if total > PLAUSIBLE_EXPANSION * input_size:
+        return b"".join(run(lambda b: _decode(*b), blocks))
+    owner, out = _inplace_bytes.allocate(total)
+    places, start = [], 0
+    for payload, _ in blocks:
+        places.append(out[start:start + payload.block.size])
+        start += payload.block.size
+    for _ in run(lambda b, place: _decode_into(b[0], b[1], place), blocks, places):
+        pass
+    return _inplace_bytes.finish(owner)
