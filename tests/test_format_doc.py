@@ -1,0 +1,24 @@
+"""docs/FORMAT.md's worked example is what gagebpe writes and reads."""
+import re
+from pathlib import Path
+
+import gagebpe
+
+FORMAT = Path(__file__).resolve().parents[1] / "docs" / "FORMAT.md"
+
+
+def example_stream():
+    text = FORMAT.read_text().split("## 7. A complete example", 1)[1]
+    dump = text.split("```", 2)[1]
+    return bytes.fromhex("".join(re.sub(r"^[0-9a-f]{4}  ", "", line)
+                                 for line in dump.strip().splitlines()))
+
+
+def test_the_example_stream_is_what_gagebpe_writes():
+    blob = example_stream()
+    assert len(blob) == 106
+    assert blob == gagebpe.compress(b"ab" * 32)
+    assert gagebpe.decompress(blob) == b"ab" * 32
+    (info,) = gagebpe.describe(__import__("io").BytesIO(blob))
+    assert (info.version, info.blocks, info.size, info.stream_bytes, info.merges) == \
+        (2, 1, 64, 106, 4)
