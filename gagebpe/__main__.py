@@ -1,4 +1,7 @@
-"""``python -m gagebpe``: the command line (``gagebpe.cli``)."""
+"""``python -m gagebpe``: the command line (``gagebpe.cli``).
+
+Imports ``cli``.
+"""
 import sys
 
 from .cli import main

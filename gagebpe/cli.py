@@ -9,6 +9,9 @@ is flushed, synced and renamed into place only when complete; on any error
 or signal the temporary file is removed and the input is untouched, and
 ``--rm`` deletes an input only after its output is in place.  Exit status:
 0 success, 1 an error, 2 a warning (a file skipped) and no error.
+
+Imports the public API (``gagebpe``), and ``_jit`` to say whether the
+kernels it compiles will be cached.
 """
 import argparse
 import os
@@ -106,7 +109,7 @@ def parser():
 
 
 def _version():
-    from . import __version__
+    from gagebpe import __version__
     return __version__
 
 
@@ -215,7 +218,7 @@ def _die_cleanly(signum, frame):
 def _say_cache_warnings(run):
     """A kernel cache that cannot be used is said in one line on stderr,
     not as a Python warning with its source line."""
-    from ._errors import KernelCacheWarning
+    from gagebpe import KernelCacheWarning
     show = warnings.showwarning
 
     def say(message, category, *args, **kwargs):

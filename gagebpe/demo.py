@@ -1,5 +1,8 @@
 """``python -m gagebpe.demo``: compress, decompress and verify the built-in
-sample; print the ratio and speeds beside zlib's."""
+sample; print the ratio and speeds beside zlib's.
+
+Imports the public API.
+"""
 import sys
 import time
 import zlib

@@ -15,6 +15,8 @@ run, or on the same kind of machine.
 
 The kernels are compiled by using them: every coding, the 1994 format and
 the grammar API run once over small generated inputs, each checked.
+
+Imports the public API, and ``_jit`` to say where the cache is.
 """
 import sys
 import time
