@@ -38,11 +38,13 @@ The engine chooses the most frequent pair, ties going to the smallest
 ``(a, b)``: the same choice as the full-pass kernels in ``_pairs``, so the two
 phases compose into one greedy algorithm.
 
-Imports ``_jit`` and ``_unaligned``.
+Imports ``_jit``, ``_pair_hash`` and ``_unaligned``.
 """
 import numpy as np
 from ._jit import njit
 
+from ._pair_hash import EMPTY, pair_key
+from ._pair_hash import slot as _slot
 from ._unaligned import prefetch
 
 PREFETCH_AHEAD = 8  # occurrences: enough to hide a memory round trip
@@ -54,25 +56,15 @@ SYM, NXT, PRV, CNT = 0, 1, 2, 3  # columns of seq
 TOP, FREE_HEAD, FREE, SLOTS = 0, 1, 2, 3
 FREED = -1  # the COUNT of a record on the free list
 TOMB = -2  # a hash slot whose record was freed
-EMPTY = -1
-_HASH_MULT = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64
 
 
 # -- pair records behind a hash table ---------------------------------------
-
-@njit(cache=True, nogil=True, inline='always')
-def _slot(keys, key):
-    mask = keys.shape[0] - 1
-    h = ((key * _HASH_MULT) >> np.int64(32)) & mask
-    while keys[h] != key and keys[h] != EMPTY:
-        h = (h + 1) & mask
-    return h
 
 
 @njit(cache=True, nogil=True, inline='always')
 def _find_or_add(keys, vals, recs, nrec, a, b):
     """Record id of (a, b), creating it (reusing a freed id) if new."""
-    key = (np.int64(a) << 31) | b
+    key = pair_key(a, b)
     h = _slot(keys, key)
     if keys[h] != EMPTY:
         return vals[h]
@@ -103,7 +95,7 @@ def _free(keys, vals, recs, nrec, seq, pool, r):
     for t in range(start, start + recs[r, LENGTH]):
         if seq[pool[t], CNT] == r:
             seq[pool[t], CNT] = -1
-    h = _slot(keys, (np.int64(recs[r, A]) << 31) | recs[r, B])
+    h = _slot(keys, pair_key(recs[r, A], recs[r, B]))
     keys[h] = TOMB
     vals[h] = -1
     recs[r, COUNT] = FREED
@@ -132,7 +124,7 @@ def _reserve(keys, vals, recs, nrec, extra):
         vals = np.full(size, EMPTY, np.int32)
         for r in range(top):
             if recs[r, COUNT] != FREED:
-                key = (np.int64(recs[r, A]) << 31) | recs[r, B]
+                key = pair_key(recs[r, A], recs[r, B])
                 h = _slot(keys, key)
                 keys[h] = key
                 vals[h] = r
@@ -167,7 +159,7 @@ def _push(heap, size, recs, r):
         bigger[:size] = heap[:size]
         heap = bigger
     heap[size, 0] = recs[r, COUNT]
-    heap[size, 1] = (np.int64(recs[r, A]) << 31) | recs[r, B]
+    heap[size, 1] = pair_key(recs[r, A], recs[r, B])
     heap[size, 2] = r
     i = size
     while i > 0:
@@ -222,7 +214,7 @@ def _reparse_run(seq, recs, keys, vals, start):
         if j == -1 or seq[j, SYM] != x:
             break
         if r == -1:
-            r = vals[_slot(keys, (np.int64(x) << 31) | x)]
+            r = vals[_slot(keys, pair_key(x, x))]
             if r == -1:  # (x, x) is too rare to count
                 return
         if want and seq[i, CNT] == -1:
