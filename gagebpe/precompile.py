@@ -13,8 +13,9 @@ Later runs read the kernels where they lie, read-only (with the same
 this processor and this Python, NumPy and Numba; build it where it will
 run, or on the same kind of machine.
 
-The kernels are compiled by using them: every coding, the 1994 format and
-the grammar API run once over small generated inputs, each checked.
+The kernels are compiled by using them: every coding, the 1994 format, the
+grammar API and the tokenizers run once over small generated inputs, each
+checked.
 
 Imports the public API, and ``_jit`` to say where the cache is.
 """
@@ -51,6 +52,12 @@ def _exercise():
     assert gagebpe.grammar.decode(g.merges, g.ids) == sample(5000)
     for data in (sample(20000), b"a" * 6000, bytes(range(256)) * 8):
         assert gagebpe.gage1994.decompress(gagebpe.gage1994.compress(data)) == data
+    from gagebpe.tokenizers import WordBPE
+    text = sample(200_000).decode()
+    for ties in ("first", "subword-nmt"):
+        bpe = WordBPE.train(text, 300, ties=ties)
+        assert bpe.apply(text).replace("@@ ", "") == text
+        bpe.encode_ids(text[:1000])
 
 
 def _dispatchers():

@@ -116,3 +116,73 @@ def _phrase(left, right, c):
     if left[c] == c:
         return bytes([c])
     return _phrase(left, right, left[c]) + _phrase(left, right, right[c])
+
+
+# -- word-level BPE (Sennrich et al.), as the article and subword-nmt define it
+
+END = "</w>"
+
+
+def words_of(text, ties):
+    """The words of ``text`` in order: the article splits on whitespace;
+    subword-nmt strips each line's spaces and carriage returns at its ends
+    and splits it on spaces."""
+    if ties == "first":
+        return text.split()
+    return [w for line in text.split("\n") for w in line.strip("\r ").split(" ") if w]
+
+
+def units_of(word, ties):
+    if ties == "first":
+        return tuple(word) + (END,)
+    return tuple(word[:-1]) + (word[-1] + END,)
+
+
+def word_bpe(text, num_merges, min_frequency=2, ties="first"):
+    """``(merges, frequencies)``: recount every pair after every merge; the
+    article's max over an insertion-ordered dict for "first", subword-nmt's
+    max over (count, pair) otherwise."""
+    counts = {}
+    for w in words_of(text, ties):
+        counts[w] = counts.get(w, 0) + 1
+    vocab = {units_of(w, ties): c for w, c in counts.items()}
+    merges, frequencies = [], []
+    for _ in range(num_merges):
+        pairs = {}
+        for word, freq in vocab.items():
+            for pair in zip(word, word[1:]):
+                pairs[pair] = pairs.get(pair, 0) + freq
+        if not pairs:
+            break
+        if ties == "first":
+            best = max(pairs, key=pairs.get)
+        else:
+            best = max(pairs, key=lambda p: (pairs[p], p))
+        if pairs[best] < min_frequency:
+            break
+        vocab = {merge_all(word, best): freq for word, freq in vocab.items()}
+        merges.append(best)
+        frequencies.append(pairs[best])
+    return merges, frequencies
+
+
+def merge_all(tokens, pair):
+    """``tokens`` with every non-overlapping ``pair``, left to right, merged."""
+    out, i = [], 0
+    while i < len(tokens):
+        if i + 1 < len(tokens) and (tokens[i], tokens[i + 1]) == pair:
+            out.append(tokens[i] + tokens[i + 1])
+            i += 2
+        else:
+            out.append(tokens[i])
+            i += 1
+    return tuple(out)
+
+
+def replay(units, merges):
+    """The article's encoder: each merge in rank order, applied to the whole
+    word, left to right."""
+    tokens = tuple(units)
+    for pair in merges:
+        tokens = merge_all(tokens, pair)
+    return list(tokens)

@@ -38,6 +38,7 @@ def text_file(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_console_script_and_module_agree(text_file, tmp_path):
     script = Path(sys.executable).with_name("gagebpe")
     if not script.exists():
@@ -105,6 +106,7 @@ def test_rm_removes_input_only_after_success(text_file, tmp_path):
     assert not list(tmp_path.glob(".*.tmp"))
 
 
+@pytest.mark.slow
 def test_unknown_suffix_is_a_warning(text_file):
     result = gagebpe("-d", text_file)
     assert result.returncode == 2
@@ -160,6 +162,7 @@ def test_list(text_file):
     assert abs(float(ratio) - len(TEXT) / packed.stat().st_size) < 0.001
 
 
+@pytest.mark.slow
 def test_recursive(tmp_path):
     tree = tmp_path / "tree"
     (tree / "sub").mkdir(parents=True)
