@@ -37,15 +37,16 @@ def merge_table(lefts, rights):
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _rank(keys, vals, ranks, a, b):
+def _rank(keys, vals, ranks, a, b, limit):
     i = lookup(keys, vals, a, b)
-    return NO_RANK if i == EMPTY else ranks[i]
+    return NO_RANK if i == EMPTY or ranks[i] >= limit else ranks[i]
 
 
 @njit(cache=True, nogil=True)
-def encode_pieces(ids, starts, keys, vals, ranks, results):
+def encode_pieces(ids, starts, keys, vals, ranks, results, limits):
     """``(tokens, token_starts)``: every piece of ``ids`` merged, piece i's
-    tokens at ``tokens[token_starts[i]:token_starts[i + 1]]``."""
+    tokens at ``tokens[token_starts[i]:token_starts[i + 1]]``, piece i
+    using only merges of rank below ``limits[i]`` (NO_RANK: all)."""
     n = starts.shape[0] - 1
     tokens = np.empty(ids.shape[0], np.int32)
     token_starts = np.empty(n + 1, np.int64)
@@ -57,9 +58,9 @@ def encode_pieces(ids, starts, keys, vals, ranks, results):
             work = np.empty(max(length, 2 * work.shape[0]), np.int32)
         work[:length] = ids[starts[p]:starts[p + 1]]
         if length <= SHORT:
-            length = _merge_short(work, length, keys, vals, ranks, results)
+            length = _merge_short(work, length, keys, vals, ranks, results, limits[p])
         else:
-            length = _merge_long(work, length, keys, vals, ranks, results)
+            length = _merge_long(work, length, keys, vals, ranks, results, limits[p])
         out = token_starts[p]
         tokens[out:out + length] = work[:length]
         token_starts[p + 1] = out + length
@@ -67,12 +68,12 @@ def encode_pieces(ids, starts, keys, vals, ranks, results):
 
 
 @njit(cache=True, nogil=True)
-def _merge_short(tok, n, keys, vals, ranks, results):
+def _merge_short(tok, n, keys, vals, ranks, results, limit):
     """Merge ``tok[:n]`` in place by scanning for the lowest rank; return the
     new length."""
     pair_rank = np.empty(max(n, 1), np.int64)
     for i in range(n - 1):
-        pair_rank[i] = _rank(keys, vals, ranks, tok[i], tok[i + 1])
+        pair_rank[i] = _rank(keys, vals, ranks, tok[i], tok[i + 1], limit)
     while n > 1:
         best = 0
         for i in range(1, n - 1):
@@ -86,14 +87,14 @@ def _merge_short(tok, n, keys, vals, ranks, results):
             pair_rank[i] = pair_rank[i + 1]
         n -= 1
         if best > 0:
-            pair_rank[best - 1] = _rank(keys, vals, ranks, tok[best - 1], tok[best])
+            pair_rank[best - 1] = _rank(keys, vals, ranks, tok[best - 1], tok[best], limit)
         if best < n - 1:
-            pair_rank[best] = _rank(keys, vals, ranks, tok[best], tok[best + 1])
+            pair_rank[best] = _rank(keys, vals, ranks, tok[best], tok[best + 1], limit)
     return n
 
 
 @njit(cache=True, nogil=True)
-def _merge_long(tok, n, keys, vals, ranks, results):
+def _merge_long(tok, n, keys, vals, ranks, results, limit):
     """Merge ``tok[:n]`` in place through a heap of (rank, position):
     positions are linked, and an entry is stale once its pair is gone."""
     nxt = np.arange(1, n + 1)
@@ -102,14 +103,14 @@ def _merge_long(tok, n, keys, vals, ranks, results):
     heap = np.empty((3 * n, 2), np.int64)  # n entries, and two per merge
     size = 0
     for i in range(n - 1):
-        r = _rank(keys, vals, ranks, tok[i], tok[i + 1])
+        r = _rank(keys, vals, ranks, tok[i], tok[i + 1], limit)
         if r != NO_RANK:
             size = _push(heap, size, r, i)
     while size > 0:
         r, i = heap[0, 0], heap[0, 1]
         size = _pop(heap, size)
         j = nxt[i]
-        if not alive[i] or j >= n or _rank(keys, vals, ranks, tok[i], tok[j]) != r:
+        if not alive[i] or j >= n or _rank(keys, vals, ranks, tok[i], tok[j], limit) != r:
             continue  # merged away, or its pair changed since
         tok[i] = results[lookup(keys, vals, tok[i], tok[j])]
         alive[j] = False
@@ -117,11 +118,11 @@ def _merge_long(tok, n, keys, vals, ranks, results):
         if nxt[j] < n:
             prv[nxt[j]] = i
         if prv[i] >= 0:
-            left = _rank(keys, vals, ranks, tok[prv[i]], tok[i])
+            left = _rank(keys, vals, ranks, tok[prv[i]], tok[i], limit)
             if left != NO_RANK:
                 size = _push(heap, size, left, prv[i])
         if nxt[i] < n:
-            right = _rank(keys, vals, ranks, tok[i], tok[nxt[i]])
+            right = _rank(keys, vals, ranks, tok[i], tok[nxt[i]], limit)
             if right != NO_RANK:
                 size = _push(heap, size, right, i)
     w = 0

@@ -8,10 +8,11 @@ Words are runs of one flat buffer of symbols, word w at
 overlapping ones included, weighted by the counts of the words they are in:
 what the article's trainer and subword-nmt count.  The pair with the
 highest count is merged in every word, its non-overlapping occurrences left
-to right.  Ties go, with ``tie_first``, to the pair seen first scanning the
-words in order, each left to right (a ``max`` over an insertion-ordered
-dict of the counts); otherwise to the pair whose (left, right) strings are
-largest (subword-nmt's ``max`` over ``(count, pair)``).
+to right.  Ties go, by ``tie``, to the pair seen FIRST scanning the words
+in order, each left to right (a ``max`` over an insertion-ordered dict of
+the counts, as the article and minbpe do); to the pair whose (left, right)
+strings are LARGEST (subword-nmt's ``max`` over ``(count, pair)``); or to
+the SMALLEST pair of symbol numbers (rustbpe's).
 
 The same idea as the compression engine (``_repair``): one record per pair
 behind a pair hash, holding its count and the words it occurs in (a segment
@@ -33,6 +34,7 @@ from ._jit import njit
 from ._pair_hash import EMPTY, grown, new_table, pair_key, slot
 
 A, B, COUNT, START, LENGTH, CURSOR, LAST = range(7)  # columns of a pair record
+FIRST, LARGEST, SMALLEST = 0, 1, 2  # tie rules
 
 
 @njit(cache=True, nogil=True)
@@ -61,13 +63,15 @@ def _cmp_strings(chars, char_start, char_len, s, t):
 
 
 @njit(cache=True, nogil=True)
-def _before(heap, i, j, recs, tie_first, chars, char_start, char_len):
+def _before(heap, i, j, recs, tie, chars, char_start, char_len):
     """Does heap entry i (count, first place, record) rank before entry j?"""
     if heap[i, 0] != heap[j, 0]:
         return heap[i, 0] > heap[j, 0]
-    if tie_first:
+    if tie == FIRST:
         return heap[i, 1] < heap[j, 1]
     r, q = heap[i, 2], heap[j, 2]
+    if tie == SMALLEST:
+        return recs[r, A] < recs[q, A] or (recs[r, A] == recs[q, A] and recs[r, B] < recs[q, B])
     c = _cmp_strings(chars, char_start, char_len, recs[r, A], recs[q, A])
     if c == 0:
         c = _cmp_strings(chars, char_start, char_len, recs[r, B], recs[q, B])
@@ -75,7 +79,7 @@ def _before(heap, i, j, recs, tie_first, chars, char_start, char_len):
 
 
 @njit(cache=True, nogil=True)
-def _push(heap, size, count, first, r, recs, tie_first, chars, char_start, char_len):
+def _push(heap, size, count, first, r, recs, tie, chars, char_start, char_len):
     if size == heap.shape[0]:
         bigger = np.empty((2 * size + 16, 3), np.int64)
         bigger[:size] = heap[:size]
@@ -86,7 +90,7 @@ def _push(heap, size, count, first, r, recs, tie_first, chars, char_start, char_
     i = size
     while i > 0:
         parent = (i - 1) >> 1
-        if not _before(heap, i, parent, recs, tie_first, chars, char_start, char_len):
+        if not _before(heap, i, parent, recs, tie, chars, char_start, char_len):
             break
         for c in range(3):
             heap[i, c], heap[parent, c] = heap[parent, c], heap[i, c]
@@ -95,7 +99,7 @@ def _push(heap, size, count, first, r, recs, tie_first, chars, char_start, char_
 
 
 @njit(cache=True, nogil=True)
-def _pop(heap, size, recs, tie_first, chars, char_start, char_len):
+def _pop(heap, size, recs, tie, chars, char_start, char_len):
     """Move the top of ``heap[:size]`` to slot ``size - 1``."""
     last = size - 1
     for c in range(3):
@@ -104,7 +108,7 @@ def _pop(heap, size, recs, tie_first, chars, char_start, char_len):
     while True:
         best = i
         for child in (2 * i + 1, 2 * i + 2):
-            if child < last and _before(heap, child, best, recs, tie_first,
+            if child < last and _before(heap, child, best, recs, tie,
                                         chars, char_start, char_len):
                 best = child
         if best == i:
@@ -266,7 +270,7 @@ def _append_string(chars, end, char_start, char_len, a, b, new):
 
 @njit(cache=True, nogil=True)
 def learn(sym, start, length, freq, chars, char_start, char_len, n_symbols,
-          max_merges, min_count, tie_first):
+          max_merges, min_count, tie):
     """Make up to ``max_merges`` merges while the top pair's count is at
     least ``min_count``.  Merge k makes symbol ``n_symbols + k``.  Returns
     ``(merges, counts, chars)``: the pair merge k replaced, its count then,
@@ -282,8 +286,8 @@ def learn(sym, start, length, freq, chars, char_start, char_len, n_symbols,
     size = 0
     for r in range(top):
         if recs[r, COUNT] >= min_count:
-            first = _first_place(recs, r, pool, sym, start, length, char_len) if tie_first else 0
-            heap, size = _push(heap, size, recs[r, COUNT], first, r, recs, tie_first,
+            first = _first_place(recs, r, pool, sym, start, length, char_len) if tie == FIRST else 0
+            heap, size = _push(heap, size, recs[r, COUNT], first, r, recs, tie,
                                chars, char_start, char_len)
     visited = np.full(n_words, -1, np.int64)
     # The pairs a merge's new symbol makes, staged until their counts are
@@ -296,18 +300,18 @@ def learn(sym, start, length, freq, chars, char_start, char_len, n_symbols,
     chars_end = char_start[n_symbols - 1] + char_len[n_symbols - 1] if n_symbols else 0
     k = 0
     while k < max_merges and size > 0:
-        _pop(heap, size, recs, tie_first, chars, char_start, char_len)
+        _pop(heap, size, recs, tie, chars, char_start, char_len)
         size -= 1
         count, first, r = heap[size, 0], heap[size, 1], heap[size, 2]
         now = recs[r, COUNT]
         if now < min_count:
             continue
-        if tie_first:
+        if tie == FIRST:
             first_now = _first_place(recs, r, pool, sym, start, length, char_len)
         else:
             first_now = first
         if now != count or first_now != first:  # stale: push back as it is now
-            heap, size = _push(heap, size, now, first_now, r, recs, tie_first,
+            heap, size = _push(heap, size, now, first_now, r, recs, tie,
                                chars, char_start, char_len)
             continue
         a, b = recs[r, A], recs[r, B]
@@ -394,8 +398,8 @@ def learn(sym, start, length, freq, chars, char_start, char_len, n_symbols,
                 recs[q, LENGTH] += 1
         for q in range(first_new, top):
             first = _first_place(recs, q, pool, sym, start, length, char_len) \
-                if tie_first else 0
-            heap, size = _push(heap, size, recs[q, COUNT], first, q, recs, tie_first,
+                if tie == FIRST else 0
+            heap, size = _push(heap, size, recs[q, COUNT], first, q, recs, tie,
                                chars, char_start, char_len)
         k += 1
     return merges[:k], counts[:k], chars[:chars_end]

@@ -7,7 +7,8 @@ carriage returns at its ends and is split on spaces (a tab, or a carriage
 return inside a line, is part of a word).  Its output keeps each line's
 ends and joins its words with single spaces.
 
-Imports ``_jit`` and ``_pair_hash``.
+Imports ``_jit`` and ``_pair_hash``.  (Numbering the distinct words is
+``_distinct``'s.)
 """
 import numpy as np
 
@@ -57,77 +58,6 @@ def space_words(cps):
             n += 1
         line = stop + 1
     return starts[:n], ends[:n]
-
-
-@njit(cache=True, nogil=True, inline='always')
-def _hash(cps, start, end):
-    h = np.int64(end - start)
-    for i in range(start, end):
-        h = (h ^ np.int64(cps[i])) * MULT
-    return h
-
-
-@njit(cache=True, nogil=True)
-def distinct(cps, starts, ends):
-    """``(ids, firsts)``: each word's number among the distinct words, in
-    order of first occurrence, and where each distinct word first occurs.
-    The hash table and the copies it compares words with grow with the
-    distinct words, not the text, so that they stay in cache."""
-    n = starts.shape[0]
-    size = 1024
-    table = np.full(size, -1, np.int64)  # distinct number, by hash slot
-    hashes = np.empty(n, np.int64)  # of each distinct word, for regrowing
-    ids = np.empty(n, np.int64)
-    firsts = np.empty(n, np.int64)
-    copies = np.empty(1024, np.uint32)  # each distinct word's code points
-    copy_starts = np.zeros(n + 1, np.int64)
-    n_distinct = 0
-    for w in range(n):
-        s, e = starts[w], ends[w]
-        full = _hash(cps, s, e)
-        h = full & (size - 1)
-        while True:
-            d = table[h]
-            if d == -1:
-                break
-            if hashes[d] == full and _same(copies, copy_starts[d], copy_starts[d + 1], cps, s, e):
-                break
-            h = (h + 1) & (size - 1)
-        if d != -1:
-            ids[w] = d
-            continue
-        d = n_distinct
-        n_distinct += 1
-        table[h] = d
-        firsts[d] = w
-        hashes[d] = full
-        ids[w] = d
-        end = copy_starts[d] + e - s
-        if end > copies.shape[0]:
-            bigger = np.empty(2 * end, np.uint32)
-            bigger[:copy_starts[d]] = copies[:copy_starts[d]]
-            copies = bigger
-        copies[copy_starts[d]:end] = cps[s:e]
-        copy_starts[d + 1] = end
-        if 2 * n_distinct > size:
-            size *= 2
-            table = np.full(size, -1, np.int64)
-            for k in range(n_distinct):
-                g = hashes[k] & (size - 1)
-                while table[g] != -1:
-                    g = (g + 1) & (size - 1)
-                table[g] = k
-    return ids, firsts[:n_distinct]
-
-
-@njit(cache=True, nogil=True, inline='always')
-def _same(copies, c1, c2, cps, s, e):
-    if c2 - c1 != e - s:
-        return False
-    for i in range(e - s):
-        if copies[c1 + i] != cps[s + i]:
-            return False
-    return True
 
 
 @njit(cache=True, nogil=True)

@@ -27,7 +27,7 @@ import re
 
 import numpy as np
 
-from .. import _rank_merge, _word_merges, _word_text
+from .. import _distinct, _rank_merge, _word_merges, _word_text
 from .._errors import TokenizerError, UnknownCharacterError
 from . import _codes, _words
 
@@ -209,7 +209,8 @@ class WordBPE:
         np.cumsum(char_len[:len(alphabet) - 1], out=char_start[1:len(alphabet)])
         merged, frequencies, _ = _word_merges.learn(
             sym, start, length, freq, chars, char_start, char_len, len(alphabet),
-            num_merges, min_frequency, ties == "first")
+            num_merges, min_frequency,
+            _word_merges.FIRST if ties == "first" else _word_merges.LARGEST)
         strings = list(alphabet)
         merges = []
         for left, right in merged.tolist():
@@ -249,7 +250,8 @@ class WordBPE:
                 unit_ids[keys == key] = self._unit_id(_key_unit(key, self.version))
         starts = np.zeros(len(units) + 1, np.int64)
         np.cumsum(units, out=starts[1:])
-        return _rank_merge.encode_pieces(unit_ids, starts, *self._table)
+        limits = np.full(len(units), _rank_merge.NO_RANK, np.int64)
+        return _rank_merge.encode_pieces(unit_ids, starts, *self._table, limits)
 
     def _unit_id(self, unit):
         i = self.vocab.get(unit)
@@ -318,7 +320,7 @@ class WordBPE:
         ends.  The distinct words are encoded once each."""
         cps = _code_points(text)
         starts, ends = _word_text.space_words(cps)
-        ids, firsts = _word_text.distinct(cps, starts, ends)
+        ids, firsts = _distinct.distinct(cps, starts, ends)
         tokens, token_starts = self._encode_units(*_gather(cps, starts[firsts], ends[firsts]))
         glyphs, glyph_starts, final_len = self._glyphs()
         end_token = self.vocab[END] if self.version == "0.1" else -1
