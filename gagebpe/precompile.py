@@ -1,7 +1,7 @@
 """``python -m gagebpe.precompile``: compile every kernel into the cache now.
 
 The first use of gagebpe on a machine compiles its kernels, which takes
-about a minute, and caches them (``gagebpe._jit`` says where).  Where the
+a minute or two, and caches them (``gagebpe._jit`` says where).  Where the
 user who runs gagebpe cannot write that cache (a package installed by root
 and run by a service account, a read-only image), fill it when installing:
 
@@ -58,6 +58,20 @@ def _exercise():
         bpe = WordBPE.train(text, 300, ties=ties)
         assert bpe.apply(text).replace("@@ ", "") == text
         bpe.encode_ids(text[:1000])
+    from gagebpe.tokenizers import ByteBPE
+    for pattern, ties in (("gpt2", "first"), ("cl100k", "rustbpe"), ("gpt4", "first")):
+        bpe = ByteBPE.train(text, 400, pattern=pattern, ties=ties, special_tokens=["<|x|>"])
+        ids = bpe.encode(text + "<|x|>" + "a" * 500, allowed_special="all")
+        assert bpe.decode(ids) == text + "<|x|>" + "a" * 500
+        assert bpe.encode_batch([text[:500], text[500:]], threads=2) == [
+            bpe.encode(text[:500]), bpe.encode(text[500:])]
+        again = ByteBPE(list(bpe.mergeable_ranks()), pattern=pattern)  # merges recovered
+        assert again.merges == bpe.merges
+    try:
+        bpe = ByteBPE.train(text, 300, pattern=r"\w+|\W")  # chunks cut by ``regex``
+        assert bpe.decode(bpe.encode(text)) == text
+    except gagebpe.tokenizers.TokenizerError:
+        pass  # the regex module is not installed
 
 
 def _dispatchers():

@@ -75,3 +75,18 @@ def bomb(blocks, block_size=1 << 26):
     block = one[start:len(one) - _container.trailer_size(1)]
     return (one[:start] + block * blocks
             + _container.trailer([(len(block), block_size)] * blocks))
+
+
+def sample_text():
+    """English prose: alice29.txt where the corpus is, else the built-in sample."""
+    if CANTERBURY.is_dir():
+        return (CANTERBURY / "alice29.txt").read_text()
+    from gagebpe.sample import sample
+    return sample(150_000).decode()
+
+
+@pytest.fixture(scope="session")
+def trained():
+    """A ByteBPE of 2,000 tokens trained on ``sample_text()``."""
+    from gagebpe.tokenizers import ByteBPE
+    return ByteBPE.train(sample_text(), 2000, special_tokens=["<|endoftext|>"])

@@ -148,35 +148,72 @@ def word_bpe(text, num_merges, min_frequency=2, ties="first"):
     vocab = {units_of(w, ties): c for w, c in counts.items()}
     merges, frequencies = [], []
     for _ in range(num_merges):
-        pairs = {}
-        for word, freq in vocab.items():
-            for pair in zip(word, word[1:]):
-                pairs[pair] = pairs.get(pair, 0) + freq
-        if not pairs:
+        found = most_frequent_pair(vocab, "first" if ties == "first" else "largest")
+        if found is None or found[1] < min_frequency:
             break
-        if ties == "first":
-            best = max(pairs, key=pairs.get)
-        else:
-            best = max(pairs, key=lambda p: (pairs[p], p))
-        if pairs[best] < min_frequency:
-            break
+        best, count = found
         vocab = {merge_all(word, best): freq for word, freq in vocab.items()}
         merges.append(best)
-        frequencies.append(pairs[best])
+        frequencies.append(count)
     return merges, frequencies
 
 
-def merge_all(tokens, pair):
-    """``tokens`` with every non-overlapping ``pair``, left to right, merged."""
+def most_frequent_pair(words, ties):
+    """``(pair, count)``: the most frequent adjacent pair of the sequences
+    ``words`` (sequence -> count), or None if there is none.  Ties go to the
+    pair seen first ("first": a max over an insertion-ordered dict), the
+    largest pair ("largest") or the smallest ("smallest")."""
+    pairs = {}
+    for word, n in words.items():
+        for pair in zip(word, word[1:]):
+            pairs[pair] = pairs.get(pair, 0) + n
+    if not pairs:
+        return None
+    if ties == "first":
+        best = max(pairs, key=pairs.get)
+    elif ties == "largest":
+        best = max(pairs, key=lambda p: (pairs[p], p))
+    else:
+        best = min(pairs, key=lambda p: (-pairs[p], p))
+    return best, pairs[best]
+
+
+def merge_all(tokens, pair, joined=None):
+    """``tokens`` with every non-overlapping ``pair``, left to right, merged
+    into ``joined`` (by default the pair's two tokens added)."""
     out, i = [], 0
     while i < len(tokens):
         if i + 1 < len(tokens) and (tokens[i], tokens[i + 1]) == pair:
-            out.append(tokens[i] + tokens[i + 1])
+            out.append(tokens[i] + tokens[i + 1] if joined is None else joined)
             i += 2
         else:
             out.append(tokens[i])
             i += 1
     return tuple(out)
+
+
+# -- byte-level BPE (GPT-2), as minbpe and rustbpe train it
+
+
+def byte_bpe(text, vocab_size, splitter, ties):
+    """The tokens by rank (bytes) learned from ``text`` cut into chunks by
+    the compiled regular expression ``splitter``: recount every pair of
+    ids after every merge, no minimum count; ties to the pair seen first
+    (minbpe's RegexTokenizer) or to the smallest pair (rustbpe's)."""
+    counts = {}
+    for m in splitter.finditer(text):
+        chunk = m.group().encode()
+        counts[chunk] = counts.get(chunk, 0) + 1
+    words = {tuple(chunk): n for chunk, n in counts.items()}
+    tokens = [bytes([b]) for b in range(256)]
+    while len(tokens) < vocab_size:
+        found = most_frequent_pair(words, "first" if ties == "first" else "smallest")
+        if found is None:
+            break
+        (a, b), _ = found
+        words = {merge_all(word, (a, b), len(tokens)): n for word, n in words.items()}
+        tokens.append(tokens[a] + tokens[b])
+    return tokens
 
 
 def replay(units, merges):

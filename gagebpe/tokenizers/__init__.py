@@ -12,6 +12,8 @@ is a drop-in for ``subword-nmt learn-bpe`` and ``apply-bpe``.
 Imports the private ``_word`` and ``_errors``.
 """
 from .._errors import TokenizerError, UnknownCharacterError
+from ._byte import ByteBPE, DisallowedSpecialError
 from ._word import WordBPE
 
-__all__ = ["WordBPE", "TokenizerError", "UnknownCharacterError"]
+__all__ = ["WordBPE", "ByteBPE", "TokenizerError", "UnknownCharacterError",
+           "DisallowedSpecialError"]

@@ -1,22 +1,31 @@
 """``gagebpe-tokenizers`` (``python -m gagebpe.tokenizers``): the tokenizers'
-command line, a drop-in for subword-nmt's two commands.
+command line: a drop-in for subword-nmt's two commands, and byte-level BPE.
 
     gagebpe-tokenizers learn-bpe -s 10000 < train.txt > codes
     gagebpe-tokenizers apply-bpe -c codes < test.txt > test.bpe
+    gagebpe-tokenizers train --vocab-size 10000 corpus/*.txt -o tok.tiktoken
+    gagebpe-tokenizers encode -t tok.tiktoken < text > ids      (--npy: a NumPy array)
+    gagebpe-tokenizers decode -t tok.tiktoken < ids > text
 
 Text is UTF-8; lines end at ``\\n`` and carriage returns are kept, as
-subword-nmt reads its standard input on Linux.  Exit status: 0 success, 1 an error (a missing or malformed
-file, text that is not UTF-8), 2 a usage error.
+subword-nmt reads its standard input on Linux.  A ``.tiktoken`` rank file
+holds no pattern: give ``--pattern`` to ``encode`` and ``decode`` unless it
+is gpt4, the default.  Output files are written whole or not at all.
+Exit status: 0 success, 1 an error (a missing or malformed file, text that
+is not UTF-8), 2 a usage error.
 
-Imports the public ``gagebpe.tokenizers``.
+Imports the public ``gagebpe.tokenizers`` and ``_words.line_pieces``.
 """
 import argparse
 import io
 import os
+import json
 import sys
 from contextlib import contextmanager
 
-from gagebpe.tokenizers import TokenizerError, WordBPE
+import numpy as np
+
+from gagebpe.tokenizers import ByteBPE, TokenizerError, WordBPE
 from gagebpe.tokenizers._words import line_pieces
 
 EXIT_OK, EXIT_ERROR = 0, 1
@@ -53,6 +62,36 @@ def parser():
                              help="input text (default: standard input)")
         command.add_argument("-o", "--output", default="-", metavar="PATH",
                              help="output (default: standard output)")
+    train = commands.add_parser("train", help="train a byte-level BPE vocabulary")
+    train.add_argument("files", nargs="*", metavar="FILE",
+                       help="UTF-8 text, each file on its own (default: standard input)")
+    train.add_argument("--vocab-size", type=int, required=True, metavar="N",
+                       help="tokens: the 256 bytes and N - 256 merges")
+    train.add_argument("--min-frequency", type=int, default=2, metavar="FREQ")
+    train.add_argument("--ties", choices=("first", "rustbpe"), default="first",
+                       help="to the pair seen first (minbpe's), or the smallest (rustbpe's)")
+    train.add_argument("--special", action="append", default=[], metavar="TOKEN",
+                       help="a special token, added past the ranks (repeatable)")
+    train.add_argument("-o", "--output", required=True, metavar="PATH",
+                       help="the vocabulary: .tiktoken ranks, else gagebpe's JSON")
+    train.add_argument("--format", choices=("tiktoken", "gagebpe", "hf"),
+                       help="the output's format (default: by its suffix)")
+    encode = commands.add_parser("encode", help="text to token ids")
+    decode = commands.add_parser("decode", help="token ids to text")
+    for command in (encode, decode):
+        command.add_argument("-t", "--tokenizer", required=True, metavar="PATH",
+                             help="a .tiktoken rank file, gagebpe's JSON, or a Hugging Face "
+                             "tokenizer.json")
+        command.add_argument("--npy", action="store_true",
+                             help="ids as a NumPy .npy array, not text")
+    encode.add_argument("--special", choices=("error", "allow", "ignore"), default="error",
+                        help="special tokens in the text: an error (tiktoken's default), "
+                        "their ids, or ordinary text")
+    for command in (train, encode, decode):
+        command.add_argument("--pattern", default=None, metavar="P",
+                             help="gpt2, cl100k, gpt4 (the default), o200k, a regular "
+                             "expression, or none (for .tiktoken files, which lack one)")
+    for command in (learn, apply, train, encode):
         bar = command.add_mutually_exclusive_group()
         bar.add_argument("--progress", dest="progress", action="store_true", default=None,
                          help="show a progress bar on stderr (needs tqdm)")
@@ -63,13 +102,20 @@ def parser():
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
-        with _input(args.input) as source, _output(args.output) as out:
-            if args.command == "learn-bpe":
-                learn(args, source, out)
-            else:
-                apply(args, source, out)
+        if args.command == "train":
+            train(args)
+        elif args.command == "encode":
+            encode(args)
+        elif args.command == "decode":
+            decode(args)
+        else:
+            with _input(args.input) as source, _output(args.output) as out:
+                (learn if args.command == "learn-bpe" else apply)(args, source, out)
     except Problem as problem:
         print(f"gagebpe-tokenizers: {problem}", file=sys.stderr)
+        return EXIT_ERROR
+    except TokenizerError as e:
+        print(f"gagebpe-tokenizers: {e}".rstrip().replace("\n", " "), file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
 
@@ -111,6 +157,97 @@ def apply(args, source, out):
             raise Problem(f"input is not UTF-8 text: {e}") from None
 
 
+# -- byte-level BPE ---------------------------------------------------------------------
+
+def _pattern(args, default="gpt4"):
+    if args.pattern is None:
+        return default
+    return None if args.pattern == "none" else args.pattern
+
+
+def train(args):
+    sources = args.files or ["-"]
+
+    def texts():
+        for path in sources:
+            with _input(path) as source:
+                yield source
+
+    size = sum(_size_of(path) or 0 for path in sources) or None
+    with _progress(args.progress, size, "reading") as step:
+        try:
+            bpe = ByteBPE.train(texts(), args.vocab_size, pattern=_pattern(args),
+                                min_frequency=args.min_frequency, ties=args.ties,
+                                special_tokens=args.special, progress=step)
+        except UnicodeDecodeError as e:
+            raise Problem(f"input is not UTF-8 text: {e}") from None
+    kind = args.format or ("tiktoken" if args.output.endswith(".tiktoken") else "gagebpe")
+    save = {"tiktoken": bpe.save_tiktoken, "gagebpe": bpe.save, "hf": bpe.save_hf}[kind]
+    with _replacing(args.output) as partial:
+        try:
+            save(partial)
+        except OSError as e:
+            raise Problem(f"cannot write {args.output}: {e.strerror or e}") from None
+
+
+def _tokenizer(args):
+    """The tokenizer of ``-t``, by its suffix and contents."""
+    path = args.tokenizer
+    try:
+        if not path.endswith(".json"):
+            return ByteBPE.from_tiktoken(path, pattern=_pattern(args))
+        with open(path, encoding="utf-8") as f:
+            head = json.load(f)
+        if isinstance(head, dict) and "model" in head:
+            return ByteBPE.from_hf(path)
+        return ByteBPE.load(path)
+    except OSError as e:
+        raise Problem(f"cannot read {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise Problem(f"{path}: {e}") from None
+
+
+def encode(args):
+    bpe = _tokenizer(args)
+    special = {"error": {}, "allow": {"allowed_special": "all"},
+               "ignore": {"disallowed_special": ()}}[args.special]
+    out = sys.stdout.buffer
+    arrays = []
+    with _input("-") as source, _progress(args.progress, _size(source), "encoding") as step:
+        try:
+            for ids in bpe.encode_file(source, progress=step, **special):
+                if args.npy:
+                    arrays.append(np.array(ids, np.uint32))
+                elif ids:
+                    out.write((" ".join(map(str, ids)) + "\n").encode())
+        except UnicodeDecodeError as e:
+            raise Problem(f"input is not UTF-8 text: {e}") from None
+    if args.npy:
+        np.save(out, np.concatenate(arrays + [np.empty(0, np.uint32)]))
+    out.flush()
+
+
+def decode(args):
+    bpe = _tokenizer(args)
+    data = sys.stdin.buffer.read()
+    what = "a .npy array of integers" if args.npy else "token ids"
+    try:
+        ids = np.load(io.BytesIO(data)) if args.npy else np.array(data.split(), np.int64)
+    except (ValueError, OverflowError, EOFError, OSError) as e:
+        raise Problem(f"input is not {what}: {e}") from None
+    if ids.dtype.kind not in "iu":
+        raise Problem(f"input is not {what}: its type is {ids.dtype}")
+    sys.stdout.buffer.write(bpe.decode_bytes(ids))
+    sys.stdout.buffer.flush()
+
+
+def _size_of(path):
+    try:
+        return None if path == "-" else os.path.getsize(path)
+    except OSError:
+        return None
+
+
 @contextmanager
 def _input(path):
     if path == "-":
@@ -136,12 +273,30 @@ def _output(path):
         finally:
             out.detach()
         return
+    with _replacing(path) as partial:
+        try:
+            f = open(partial, "w", encoding="utf-8", newline="\n")
+        except OSError as e:
+            raise Problem(f"cannot write {path}: {e.strerror or e}") from None
+        with f:
+            yield f
+
+
+@contextmanager
+def _replacing(path):
+    """A name to write ``path``'s new contents to, which becomes ``path``
+    when the block succeeds and is removed when it fails: no partial
+    output is ever left under ``path``."""
+    partial = f"{path}.{os.getpid()}.partial"
     try:
-        f = open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as e:
-        raise Problem(f"cannot write {path}: {e.strerror or e}") from None
-    with f:
-        yield f
+        yield partial
+        try:
+            os.replace(partial, path)
+        except OSError as e:
+            raise Problem(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
 
 
 def _size(source):
