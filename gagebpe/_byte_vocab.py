@@ -136,7 +136,7 @@ def encode_spans(buf, starts, ends, chunk_starts, flat, offsets, table, byte_ids
     total = 0
     for i in range(chunk_ids.shape[0]):
         total += token_starts[chunk_ids[i] + 1] - token_starts[chunk_ids[i]]
-    ids = np.empty(total, np.int32)
+    ids = np.empty(total, np.int64)
     n_texts = chunk_starts.shape[0] - 1
     id_starts = np.zeros(n_texts + 1, np.int64)
     k = 0
@@ -155,9 +155,9 @@ def encode_texts(buf, text_starts, classes, pattern, flat, offsets, table, byte_
                  vals, ranks, results):
     """``encode_spans`` of texts cut by a scanned pattern
     (``_pretokenize``), in one call that holds no lock."""
-    starts, ends, chunk_starts = split_texts(buf, text_starts, classes, pattern)
-    return encode_spans(buf, starts, ends, chunk_starts, flat, offsets, table, byte_ids, keys,
-                        vals, ranks, results)
+    bounds, chunk_starts = split_texts(buf, text_starts, classes, pattern)
+    return encode_spans(buf, bounds[:-1], bounds[1:], chunk_starts, flat, offsets, table,
+                        byte_ids, keys, vals, ranks, results)
 
 
 @njit(cache=True, nogil=True)

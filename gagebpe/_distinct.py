@@ -3,10 +3,11 @@ as code points or UTF-8 bytes): each run's number among the distinct
 runs, in order of first occurrence.  The tokenizers encode each distinct
 run once.
 
-Imports ``_jit`` and ``_pair_hash``.
+Imports ``_jit``, ``_arrays`` and ``_pair_hash``.
 """
 import numpy as np
 
+from ._arrays import with_room
 from ._jit import njit
 from ._pair_hash import MULT
 
@@ -29,11 +30,11 @@ def distinct(units, starts, ends):
     n = starts.shape[0]
     size = 1024
     table = np.full(size, -1, np.int64)  # distinct number, by hash slot
-    hashes = np.empty(n, np.int64)  # of each distinct word, for regrowing
     ids = np.empty(n, np.int64)
-    firsts = np.empty(n, np.int64)
+    hashes = np.empty(256, np.int64)  # of each distinct word, for regrowing
+    firsts = np.empty(256, np.int64)
+    copy_starts = np.zeros(257, np.int64)
     copies = np.empty(1024, np.uint32)  # each distinct word's code points
-    copy_starts = np.zeros(n + 1, np.int64)
     n_distinct = 0
     for w in range(n):
         s, e = starts[w], ends[w]
@@ -51,15 +52,15 @@ def distinct(units, starts, ends):
             continue
         d = n_distinct
         n_distinct += 1
+        hashes = with_room(hashes, n_distinct)
+        firsts = with_room(firsts, n_distinct)
+        copy_starts = with_room(copy_starts, n_distinct + 1)
         table[h] = d
         firsts[d] = w
         hashes[d] = full
         ids[w] = d
         end = copy_starts[d] + e - s
-        if end > copies.shape[0]:
-            bigger = np.empty(2 * end, np.uint32)
-            bigger[:copy_starts[d]] = copies[:copy_starts[d]]
-            copies = bigger
+        copies = with_room(copies, end)
         copies[copy_starts[d]:end] = units[s:e]
         copy_starts[d + 1] = end
         if 2 * n_distinct > size:
@@ -70,7 +71,7 @@ def distinct(units, starts, ends):
                 while table[g] != -1:
                     g = (g + 1) & (size - 1)
                 table[g] = k
-    return ids, firsts[:n_distinct]
+    return ids, firsts[:n_distinct].copy()
 
 
 @njit(cache=True, nogil=True, inline='always')

@@ -18,10 +18,11 @@ chunks tile the text.  A whitespace run ``[i, k)`` not at the end of the
 text gives ``\\s+(?!\\S)`` the run without its last character, which then
 starts the next chunk.  ``classes`` is ``tokenizers._unicode.classes()``.
 
-Imports ``_jit``.
+Imports ``_jit`` and ``_arrays``.
 """
 import numpy as np
 
+from ._arrays import with_room
 from ._jit import njit
 
 GPT2, CL100K, GPT4 = 0, 1, 2
@@ -170,42 +171,51 @@ def _cl100k_chunk(buf, i, classes, end_of_text_run):
     return _whitespace(buf, i, classes, end_of_text_run, True)
 
 
+@njit(cache=True, nogil=True, inline='always')
+def _chunk_end(buf, i, classes, pattern):
+    if pattern == GPT2:
+        return _gpt2_chunk(buf, i, classes)
+    return _cl100k_chunk(buf, i, classes, pattern == CL100K)
+
+
 @njit(cache=True, nogil=True)
 def split(buf, classes, pattern):
     """The chunk boundaries of the UTF-8 text ``buf`` under ``pattern``
     (GPT2, CL100K or GPT4): ``bounds[0] = 0``, ..., ``bounds[-1] =
     len(buf)``."""
-    bounds = np.empty(buf.shape[0] + 1, np.int64)
+    # English averages a chunk per four or five bytes: start with a third.
+    bounds = np.empty(buf.shape[0] // 3 + 2, np.int64)
     bounds[0] = 0
     n = 0
     i = 0
     while i < buf.shape[0]:
-        if pattern == GPT2:
-            i = _gpt2_chunk(buf, i, classes)
-        else:
-            i = _cl100k_chunk(buf, i, classes, pattern == CL100K)
+        i = _chunk_end(buf, i, classes, pattern)
         n += 1
+        bounds = with_room(bounds, n + 1)
         bounds[n] = i
     return bounds[:n + 1]
 
 
 @njit(cache=True, nogil=True)
 def split_texts(buf, text_starts, classes, pattern):
-    """``(starts, ends, chunk_starts)``: the chunks of several texts end to
-    end in ``buf`` (text t is ``buf[text_starts[t]:text_starts[t + 1]]``),
-    each text cut on its own; text t's chunks are
+    """``(bounds, chunk_starts)``: the chunks of several texts end to end
+    in ``buf`` (text t is ``buf[text_starts[t]:text_starts[t + 1]]``), each
+    text cut on its own.  The chunks tile ``buf``: chunk k is
+    ``buf[bounds[k]:bounds[k + 1]]``, and text t's chunks are
     ``chunk_starts[t]:chunk_starts[t + 1]``."""
     n_texts = text_starts.shape[0] - 1
-    starts = np.empty(buf.shape[0], np.int64)
-    ends = np.empty(buf.shape[0], np.int64)
+    bounds = np.empty(buf.shape[0] // 3 + 2, np.int64)  # as in ``split``
+    bounds[0] = 0
     chunk_starts = np.zeros(n_texts + 1, np.int64)
     n = 0
     for t in range(n_texts):
         s = text_starts[t]
-        bounds = split(buf[s:text_starts[t + 1]], classes, pattern)
-        for k in range(bounds.shape[0] - 1):
-            starts[n] = s + bounds[k]
-            ends[n] = s + bounds[k + 1]
+        text = buf[s:text_starts[t + 1]]
+        i = 0
+        while i < text.shape[0]:
+            i = _chunk_end(text, i, classes, pattern)
             n += 1
+            bounds = with_room(bounds, n + 1)
+            bounds[n] = s + i
         chunk_starts[t + 1] = n
-    return starts[:n], ends[:n], chunk_starts
+    return bounds[:n + 1], chunk_starts

@@ -8,8 +8,6 @@ its own.  ``None`` cuts nothing: the text is one chunk.
 
 Imports ``_pretokenize`` (a kernel), ``_unicode`` and ``_errors``.
 """
-import re
-
 import numpy as np
 
 from .. import _pretokenize
@@ -49,6 +47,7 @@ class Splitter:
     def __init__(self, pattern):
         self.pattern = NAMED.get(pattern, pattern)
         self.scanner = _SCANNED.get(self.pattern)  # a kernel's pattern, or None
+        self._after_space = self.scanner != _pretokenize.GPT2  # may a cut follow " \n"?
         self._regex = None
         if self.pattern is not None and self.scanner is None:
             try:
@@ -65,10 +64,13 @@ class Splitter:
         """``data`` (a str, a text file, or an iterable of either) in
         pieces that are cut into chunks on their own, as they would be in
         one text.  A long str or a file is read about ``size`` characters at
-        a time and cut between an ASCII letter and a line end, where every
-        scanned pattern ends a chunk without looking further; other
-        patterns cut nowhere, so a file is read whole.  The items of an
-        iterable are texts of their own: a chunk never spans two."""
+        a time and cut where the pattern ends a chunk without looking
+        further: between a line end and an ASCII letter (the start of most
+        lines of prose), and for gpt2, whose ``\\s+(?!\\S)`` splits a run of
+        spaces before a line end differently at the end of a text, only
+        after a visible ASCII character.  Other patterns cut nowhere, so a
+        file is read whole.  The items of an iterable are texts of their
+        own: no chunk spans two."""
         size = size or SLICE
         if hasattr(data, "read"):
             yield from self._file_pieces(data, size)
@@ -80,8 +82,7 @@ class Splitter:
         else:
             start = 0
             while start < len(data):
-                found = _LETTER_THEN_LINE_END.search(data, start + size)
-                cut = found.start() if found else len(data)
+                cut = _next_cut(data, start + size, self._after_space)
                 yield data[start:cut]
                 start = cut
 
@@ -89,19 +90,21 @@ class Splitter:
         if self.scanner is None:
             yield fp.read()
             return
-        rest = ""
+        parts, tail = [], ""  # the text read since the last cut, its last two characters
         while chunk := fp.read(size):
-            # Only the new text is searched, so a file without a cut is read once.
-            cut = _last_cut(rest[-1:] + chunk)
-            if cut <= 0:
-                rest += chunk
+            # Only the new text is searched, and joined only at a cut: a file
+            # without one is read in linear time.
+            cut = _last_cut(tail + chunk, self._after_space) - len(tail)
+            tail = (tail + chunk)[-2:]
+            if cut < 0:
+                parts.append(chunk)
                 continue
-            cut += len(rest) - 1 if rest else 0
-            text = rest + chunk
-            yield text[:cut]
-            rest = text[cut:]
-        if rest:
-            yield rest
+            piece = "".join(parts) + chunk[:cut]
+            if piece:
+                yield piece
+            parts = [chunk[cut:]]
+        if "".join(parts):
+            yield "".join(parts)
 
     def chunks(self, text, buf):
         """``(starts, ends)``: byte offsets in ``buf`` (``text`` as UTF-8)
@@ -120,12 +123,27 @@ class Splitter:
         return spans[:, 0].copy(), spans[:, 1].copy()
 
 
-_LETTER_THEN_LINE_END = re.compile(r"(?<=[A-Za-z])\n")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_VISIBLE = frozenset(map(chr, range(0x21, 0x7F)))
 
 
-def _last_cut(text):
-    """The place of the last line end after an ASCII letter, or -1."""
-    found = -1
-    for found_match in _LETTER_THEN_LINE_END.finditer(text):
-        found = found_match.start()
-    return found
+def _is_cut(text, i, after_space):
+    """Is there a cut after the line end at ``text[i]``?"""
+    return (1 <= i < len(text) - 1 and text[i + 1] in _LETTERS
+            and (after_space or text[i - 1] in _VISIBLE))
+
+
+def _next_cut(text, at, after_space):
+    """The first cut at or after ``at``, or the end of the text."""
+    i = text.find("\n", max(at - 1, 0))
+    while i != -1 and not _is_cut(text, i, after_space):
+        i = text.find("\n", i + 1)
+    return len(text) if i == -1 else i + 1
+
+
+def _last_cut(text, after_space):
+    """The last cut in ``text``, or -1."""
+    i = text.rfind("\n")
+    while i != -1 and not _is_cut(text, i, after_space):
+        i = text.rfind("\n", 0, i)
+    return -1 if i == -1 else i + 1

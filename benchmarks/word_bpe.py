@@ -1,8 +1,8 @@
-"""The tokenizers beside the tools people use, in one run, one thread.
+"""Word-level BPE beside subword-nmt, in one run, one thread.
 
-    python benchmarks/tokenizers.py                   # bible.txt, or the built-in sample
-    python benchmarks/tokenizers.py --scale 1,4,16    # and the corpus repeated 4 and 16 times
-    python benchmarks/tokenizers.py --readme README.md
+    python benchmarks/word_bpe.py                   # bible.txt, or the built-in sample
+    python benchmarks/word_bpe.py --scale 1,4,16    # and the corpus repeated 4 and 16 times
+    python benchmarks/word_bpe.py --readme README.md
 
 Word-level BPE against subword-nmt (``pip install subword-nmt``): learning
 10,000 merges and applying them, both in this process, every output
@@ -15,35 +15,14 @@ size of the text.
 import argparse
 import io
 import os
-import re
-import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from _shared import BIBLE, command_line, load_text, median, peak_in_child, timed, write_readme
 
 os.environ.setdefault("TQDM_DISABLE", "1")  # subword-nmt's progress bar
 
-HERE = Path(__file__).resolve().parents[1]
-CORPUS = HERE.parent / "shared" / "corpus" / "canterbury"
 MERGES = 10000
-
-
-def load_text(scale=1):
-    path = CORPUS / "bible.txt"
-    if path.exists():
-        text = path.read_text(encoding="utf-8")
-    else:
-        from gagebpe.sample import sample
-        print(f"(no corpus at {CORPUS}: using the built-in sample)")
-        text = sample(4 << 20).decode()
-    return text * scale
-
-
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    result = fn(*args, **kwargs)
-    return result, time.perf_counter() - start
 
 
 def word_level(text, repeat):
@@ -78,41 +57,26 @@ def word_level(text, repeat):
             raise SystemExit("subword-nmt segmented the text otherwise")
     rows = []
     for what, (ours, theirs) in times.items():
-        mine = statistics.median(ours)
-        other = statistics.median(theirs) if theirs else float("nan")
-        rows.append((what, mine, other, other / mine))
+        rows.append((what, median(ours), median(theirs), median(theirs) / median(ours)))
     return rows
 
 
 MEMORY_CHILD = r"""
-import re, sys
+import sys
 from pathlib import Path
 from gagebpe.tokenizers import WordBPE
 text = Path(sys.argv[1]).read_text(encoding="utf-8") * int(sys.argv[2])
 WordBPE.train(text[:20000], 50, ties=sys.argv[3])  # load the kernels
-def status(field):
-    found = re.search(rf"^{field}:\s+(\d+) kB", Path("/proc/self/status").read_text(), re.M)
-    return int(found.group(1)) * 1024
-Path("/proc/self/clear_refs").write_text("5")
-before = status("VmRSS")
-WordBPE.train(text, int(sys.argv[4]), ties=sys.argv[3])
-print(status("VmHWM") - before)
+measure(lambda: WordBPE.train(text, int(sys.argv[4]), ties=sys.argv[3]) and "")
 """
 
 
 def learning_peak(scale, ties="subword-nmt"):
     """The rise of resident memory while learning from the corpus repeated
-    ``scale`` times, in a child process (glibc's mmap threshold pinned, so
-    that large buffers are returned and each peak is seen)."""
-    path = CORPUS / "bible.txt"
-    if not path.exists():
+    ``scale`` times, in a child process."""
+    if not BIBLE.exists():
         return float("nan")
-    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072")
-    out = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(path), str(scale), ties,
-                          str(MERGES)], env=env, capture_output=True, text=True)
-    if out.returncode:
-        raise SystemExit(out.stderr)
-    return int(out.stdout.strip())
+    return peak_in_child(MEMORY_CHILD, BIBLE, scale, ties, MERGES)[1]
 
 
 def scaling(scales):
@@ -147,15 +111,6 @@ def table(rows, scale_rows, text, repeat):
     return "\n".join(lines)
 
 
-def write_readme(path, text_table, command):
-    readme = path.read_text()
-    block = f"<!-- tokenizer table: start -->\n{text_table}\n\n`{command}`\n<!-- tokenizer table: end -->"
-    pattern = re.compile(r"<!-- tokenizer table: start -->.*?<!-- tokenizer table: end -->", re.S)
-    if not pattern.search(readme):
-        raise SystemExit(f"{path} has no tokenizer table markers")
-    path.write_text(pattern.sub(lambda m: block, readme))
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -168,9 +123,8 @@ def main():
     result = table(rows, scaling(scales) if scales else [], text, args.repeat)
     print(result)
     if args.readme:
-        command = "python benchmarks/tokenizers.py " + " ".join(sys.argv[1:]).replace(
-            f"--readme {args.readme}", "--readme README.md")
-        write_readme(args.readme, result, command.strip())
+        write_readme(args.readme, "tokenizer table", result,
+                     command_line("word_bpe.py", sys.argv[1:], args.readme))
 
 
 if __name__ == "__main__":
