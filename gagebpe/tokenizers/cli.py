@@ -141,7 +141,7 @@ def apply(args, source, out):
     try:
         bpe = WordBPE.load_codes(args.codes)
     except OSError as e:
-        raise Problem(f"cannot read {args.codes}: {e.strerror or e}") from None
+        raise _cannot("read", args.codes, e) from None
     except UnicodeDecodeError:
         raise Problem(f"{args.codes}: not UTF-8 text") from None
     except TokenizerError as e:
@@ -187,7 +187,7 @@ def train(args):
         try:
             save(partial)
         except OSError as e:
-            raise Problem(f"cannot write {args.output}: {e.strerror or e}") from None
+            raise _cannot("write", args.output, e) from None
 
 
 def _tokenizer(args):
@@ -202,7 +202,7 @@ def _tokenizer(args):
             return ByteBPE.from_hf(path)
         return ByteBPE.load(path)
     except OSError as e:
-        raise Problem(f"cannot read {path}: {e.strerror or e}") from None
+        raise _cannot("read", path, e) from None
     except ValueError as e:
         raise Problem(f"{path}: {e}") from None
 
@@ -253,11 +253,7 @@ def _input(path):
     if path == "-":
         yield io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="\n")
         return
-    try:
-        f = open(path, encoding="utf-8", newline="\n")
-    except OSError as e:
-        raise Problem(f"cannot read {path}: {e.strerror or e}") from None
-    with f:
+    with _open_text(path, "r") as f:
         yield f
 
 
@@ -273,13 +269,21 @@ def _output(path):
         finally:
             out.detach()
         return
-    with _replacing(path) as partial:
-        try:
-            f = open(partial, "w", encoding="utf-8", newline="\n")
-        except OSError as e:
-            raise Problem(f"cannot write {path}: {e.strerror or e}") from None
-        with f:
-            yield f
+    with _replacing(path) as partial, _open_text(partial, "w", shown=path) as f:
+        yield f
+
+
+def _open_text(path, mode, shown=None):
+    """``path`` opened as UTF-8 text with ``\\n`` line ends, or a Problem
+    naming ``shown`` (the path the user gave)."""
+    try:
+        return open(path, mode, encoding="utf-8", newline="\n")
+    except OSError as e:
+        raise _cannot("read" if mode == "r" else "write", shown or path, e) from None
+
+
+def _cannot(verb, path, error):
+    return Problem(f"cannot {verb} {path}: {error.strerror or error}")
 
 
 @contextmanager
@@ -293,7 +297,7 @@ def _replacing(path):
         try:
             os.replace(partial, path)
         except OSError as e:
-            raise Problem(f"cannot write {path}: {e.strerror or e}") from None
+            raise _cannot("write", path, e) from None
     finally:
         if os.path.exists(partial):
             os.remove(partial)
