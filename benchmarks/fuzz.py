@@ -3,7 +3,8 @@
     python benchmarks/fuzz.py --cases 100000
 
 Mutates real compressed streams of every coding (STORED, PACKED, SORTED,
-the version 0.1 HUFFMAN streams, multi-block streams) and 1994-format
+FILTERED, the version 0.1 HUFFMAN streams, version 2 streams, multi-block
+streams) and 1994-format
 files: byte and bit flips, truncations, splices of two streams, blocks
 duplicated or dropped, and header fields set to extremes with their checks
 recomputed (so that the mutation reaches the code behind the checks).
@@ -38,15 +39,18 @@ def seeds():
     text = sample(60_000)
     few = bytes(rng.integers(0, 5, 20_000, dtype=np.uint8))
     noise = bytes(rng.integers(0, 256, 3_000, dtype=np.uint8))
+    rows = np.tile(rng.integers(0, 256, 13, dtype=np.uint8), (3_000, 1))
+    rows[:, :2] = np.arange(3_000, dtype="<u2").view(np.uint8).reshape(-1, 2)
+    rows[rng.integers(0, 3_000, 300), rng.integers(2, 13, 300)] = 7
     out = []
     for name, data, kw in (("sorted", text, {}), ("packed", few, {}),
-                           ("stored", noise, {}),
+                           ("stored", noise, {}), ("filtered", rows.tobytes(), {}),
                            ("blocks", text[:20_000], {"block_size": 4096}),
                            ("empty", b"", {})):
         out.append((name, "gbpe", gagebpe.compress(data, **kw), data))
-    for path in sorted((ROOT / "tests" / "data").glob("v0.1-*.gbpe")):
+    for path in sorted((ROOT / "tests" / "data").glob("v0.*.gbpe")):
         blob = path.read_bytes()
-        out.append((f"huffman-{path.stem}", "gbpe", blob, gagebpe.decompress(blob)))
+        out.append((f"old-{path.stem}", "gbpe", blob, gagebpe.decompress(blob)))
     for name, data in (("gage1994-text", text[:20_000]), ("gage1994-noise", noise)):
         out.append((name, "gage1994", gagebpe.gage1994.compress(data), data))
     return out

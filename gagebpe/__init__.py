@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ._file import GageBPEFile, open
     from ._stream import Compressor, Decompressor, compress, decompress
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 _LAZY = {
     "GageBPEFile": "._file", "open": "._file",

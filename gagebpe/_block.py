@@ -4,24 +4,27 @@ Encoding is a pipeline, top to bottom:
 
 1. probe: at levels that ask for it, a large block whose sample does not
    gain from merging is not merged (random or compressed data, DNA);
-2. build the grammar (``_grammar``: full-pass merges, then incremental);
-3. for each coding, keep the prefix of merges worth keeping (``_prefix``)
+2. filter: where the block repeats bytes at a fixed distance, the filter
+   (``_filter``) whose sample codes smallest by estimate, if any;
+3. build the grammar of the (filtered) bytes (``_grammar``: full-pass
+   merges, then incremental);
+4. for each coding, keep the prefix of merges worth keeping (``_prefix``)
    and code the block (``_coding_stored``, ``_coding_packed``,
-   ``_coding_sorted``);
-4. take the smallest payload, the faster to decode on a tie.
+   ``_coding_sorted``); a filtered block is framed by ``_coding_filtered``;
+5. take the smallest payload, the faster to decode on a tie.
 
 Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
 wrote, is still read).
 
-Imports ``_errors``, ``_container`` (the coding numbers), ``_grammar``,
-``_prefix`` and the coding modules.
+Imports ``_errors``, ``_container`` (the coding numbers), ``_filter``,
+``_grammar``, ``_prefix`` and the coding modules.
 """
 import numpy as np
 
-from . import (_coding_huffman, _coding_packed, _coding_sorted, _coding_stored,
-               _grammar, _prefix)
-from ._container import HUFFMAN, PACKED, SORTED, STORED
+from . import (_coding_filtered, _coding_huffman, _coding_packed, _coding_sorted,
+               _coding_stored, _filter, _grammar, _prefix)
+from ._container import FILTERED, HUFFMAN, PACKED, SORTED, STORED
 from ._errors import UNKNOWN_CODING, GageBPEError
 
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
@@ -48,16 +51,36 @@ def worth_merging(data, min_count, probe):
 
 
 def probe_sample(data):
-    step = len(data) // PROBE_SLICES
-    return b"".join(data[i * step:i * step + PROBE_SLICE] for i in range(PROBE_SLICES))
+    return _filter.sample(data, PROBE_SLICES, PROBE_SLICE)
 
 
 def merges_pay(data, min_count):
     """Whether merging saves at least PROBE_GAIN of ``data``'s estimated
     coded size."""
-    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
-    bits = _prefix.sorted_bits(_grammar.build(data, min_count), hist)
+    bits = estimated_bits(data, min_count)
     return bits.min() < (1 - PROBE_GAIN) * bits[0]
+
+
+def estimated_bits(data, min_count):
+    """The estimated bits of ``data`` coded SORTED after each prefix of
+    its merges."""
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    return _prefix.sorted_bits(_grammar.build(data, min_count), hist)
+
+
+def choose_filter(data, min_count):
+    """``(filter, lag)`` for block ``data``, or None: the filter, if any,
+    under which a sample of the block codes smallest by estimate."""
+    lag = _filter.best_lag(data)
+    if not lag:
+        return None
+    part = probe_sample(data)
+    best, best_bits = None, estimated_bits(part, min_count).min()
+    for kind in _filter.FILTERS:
+        bits = estimated_bits(_filter.apply(part, kind, lag), min_count).min()
+        if bits < best_bits:
+            best, best_bits = (kind, lag), bits
+    return best
 
 
 def encode(data, min_count=2, probe=False, merge=None):
@@ -70,7 +93,22 @@ def encode(data, min_count=2, probe=False, merge=None):
         return STORED, data
     if merge is None:
         merge = worth_merging(data, min_count, probe)
-    grammar = _grammar.build(data, min_count) if merge else _grammar.unmerged(data)
+    if not merge:
+        return smallest(data, _grammar.unmerged(data))
+    chosen = choose_filter(data, min_count)
+    if chosen is None:
+        return smallest(data, _grammar.build(data, min_count))
+    filtered = _filter.apply(data, *chosen)
+    coding, payload = smallest(filtered, _grammar.build(filtered, min_count))
+    payload = _coding_filtered.encode(*chosen, coding, payload)
+    if coding == STORED or len(payload) >= len(data):
+        return STORED, _coding_stored.encode(data)
+    return FILTERED, payload
+
+
+def smallest(data, grammar):
+    """The smallest ``(coding, payload)`` of ``data``, whose grammar is
+    ``grammar``, among STORED and the grammar codings."""
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     best = (STORED, _coding_stored.encode(data))
     for coding, prefix, encode_grammar in GRAMMAR_CODINGS:
@@ -84,8 +122,13 @@ def decode(coding, payload, size, out):
     """The bytes of one block into ``out`` (``size`` writable bytes, which
     the decoders fill and write nothing past); ``GageBPEError`` if the
     payload is malformed."""
-    if coding not in DECODERS:
-        raise GageBPEError(UNKNOWN_CODING.format(coding))
     if len(out) != size:
         raise ValueError("out must hold exactly the block's size")
+    if coding == FILTERED:
+        kind, lag, coding, payload = _coding_filtered.split(payload)
+        DECODERS[coding](payload, size, out)
+        _filter.unfilter(out, kind, lag)
+        return out
+    if coding not in DECODERS:
+        raise GageBPEError(UNKNOWN_CODING.format(coding))
     return DECODERS[coding](payload, size, out)

@@ -1,5 +1,5 @@
 """XXH64 (Yann Collet's xxHash, 64-bit, seed 0): the block data check of
-format version 2.
+format versions 2 and 3.
 
 A block check runs over every byte a decoder writes, so its speed bounds
 decompression: zlib's CRC32 takes about a fifth of gagebpe's decoding time,

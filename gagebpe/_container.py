@@ -1,4 +1,4 @@
-"""The container format, version 2 (docs/FORMAT.md, section 3): the parts of
+"""The container format, version 3 (docs/FORMAT.md, section 3): the parts of
 a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
@@ -18,13 +18,19 @@ from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
 
 MAGIC = b"GBPE"
 FOOTER_MAGIC = b"EPBG"
-VERSION = 2  # written
-VERSIONS = (1, 2)  # read: version 1 checks blocks with CRC32, 2 with XXH64
+VERSION = 3  # written
+# read: version 1 checks blocks with CRC32, 2 and 3 with XXH64; 3 adds FILTERED
+VERSIONS = (1, 2, 3)
 MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
-END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED = 0, 1, 2, 3, 4
-CODINGS = (STORED, PACKED, HUFFMAN, SORTED)
+END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED = 0, 1, 2, 3, 4, 5
+CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
+           3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED)}
+# Where a block's merge count lies in its payload (u32); FILTERED's is its
+# inner coding's, after the filter's four bytes.
+MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, FILTERED: 4}
+MERGE_COUNT_END = 8
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before
 HEADER = struct.Struct("<4sBBHII")
@@ -75,18 +81,19 @@ def trailer_size(n_blocks):
 
 
 def merge_count(coding, payload_head):
-    """The number of merges of a block, from its coding and the first four
-    bytes of its payload (where every grammar coding keeps it)."""
+    """The number of merges of a block, from its coding and the first
+    MERGE_COUNT_END bytes of its payload (fewer if it has fewer)."""
     if coding == STORED:
         return 0
-    if len(payload_head) < 4:
+    at = MERGE_COUNT_AT[coding]
+    if len(payload_head) < at + 4:
         raise GageBPEError("block shorter than its header")
-    return struct.unpack_from("<I", payload_head)[0]
+    return struct.unpack_from("<I", payload_head, at)[0]
 
 
 def check_data(data, data_check, version):
     """Raise ``GageBPEError`` unless the decoded bytes ``data`` have the
-    block's check (CRC32 in version 1, XXH32L in version 2)."""
+    block's check (CRC32 in version 1, XXH32L in versions 2 and 3)."""
     if version == 1:
         check = _crc(data)
     else:
@@ -212,7 +219,7 @@ class Parser:
         coding, size, payload_size, data_check, crc = BLOCK_HEADER.unpack_from(view)
         if crc != _crc(view[:BLOCK_HEADER.size - 4]):
             raise GageBPEError("block header check failed")
-        if coding not in CODINGS:
+        if coding not in CODINGS[self.header.version]:
             raise GageBPEError(UNKNOWN_CODING.format(coding))
         if not 0 < size <= self.header.max_block_size:
             raise GageBPEError(f"block size {size} out of range")
@@ -268,7 +275,8 @@ def describe(fp):
         while not parser.done:
             if parser.expecting_payload:
                 n = parser.block.payload_size
-                payload_head = _need(fp.read(min(4, n)), min(4, n))
+                payload_head = _need(fp.read(min(MERGE_COUNT_END, n)),
+                                     min(MERGE_COUNT_END, n))
                 merges += merge_count(parser.block.coding, payload_head)
                 _skip(fp, n - len(payload_head))
                 parser.skip_payload()

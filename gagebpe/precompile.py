@@ -32,11 +32,14 @@ def _exercise():
 
     rng = np.random.default_rng(1994)
     dna = rng.choice(np.frombuffer(b"ACGT", np.uint8), 1 << 21).tobytes()
+    rows = np.tile(rng.integers(0, 256, 13, dtype=np.uint8), (20_000, 1))
+    rows[:, :4] = np.arange(20_000, dtype="<u4").view(np.uint8).reshape(-1, 4)
     inputs = [
         (sample(1 << 21), (1, 6, 9)),     # SORTED blocks; level 1 probes 1 MiB blocks
         (dna, (6,)),                      # probed, not merged: PACKED without merges
         (sample(3000), (6,)),             # one small SORTED block
         (b"ab" * 100, (6,)),              # PACKED with merges
+        (rows.tobytes(), (6,)),           # records: FILTERED
         (rng.integers(0, 256, 3000, dtype=np.uint8).tobytes(), (6,)),  # STORED
     ]
     for data, levels in inputs:

@@ -44,10 +44,11 @@ def test_each_version_checks_blocks_with_its_own_function():
     crc, xxh = zlib.crc32(data), _checksum.block_check(data)
     assert gagebpe.decompress(_stream_of_version(1, data, crc)) == data
     assert gagebpe.decompress(_stream_of_version(2, data, xxh)) == data
-    for version, wrong in ((1, xxh), (2, crc)):
+    assert gagebpe.decompress(_stream_of_version(3, data, xxh)) == data
+    for version, wrong in ((1, xxh), (2, crc), (3, crc)):
         with pytest.raises(gagebpe.GageBPEError, match="block check failed"):
             gagebpe.decompress(_stream_of_version(version, data, wrong))
 
 
-def test_new_streams_are_version_2():
-    assert gagebpe.compress(b"abc")[4] == _container.VERSION == 2
+def test_new_streams_are_version_3():
+    assert gagebpe.compress(b"abc")[4] == _container.VERSION == 3

@@ -158,7 +158,7 @@ def test_list(text_file):
     assert int(coded.replace(",", "")) == packed.stat().st_size
     assert int(original.replace(",", "")) == len(TEXT)
     assert int(blocks) == 4 and int(merges.replace(",", "")) > 100
-    assert version == "2" and name == str(packed)
+    assert version == "3" and name == str(packed)
     assert abs(float(ratio) - len(TEXT) / packed.stat().st_size) < 0.001
 
 

@@ -21,4 +21,4 @@ def test_the_example_stream_is_what_gagebpe_writes():
     assert gagebpe.decompress(blob) == b"ab" * 32
     (info,) = gagebpe.describe(__import__("io").BytesIO(blob))
     assert (info.version, info.blocks, info.size, info.stream_bytes, info.merges) == \
-        (2, 1, 64, 106, 4)
+        (3, 1, 64, 106, 4)

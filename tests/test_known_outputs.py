@@ -1,7 +1,11 @@
 """The same input and settings always give the same bytes: outputs compared
-with the SHA-256 digests of what gagebpe 0.3 wrote (tests/data/
+with the SHA-256 digests of what an earlier gagebpe wrote (tests/data/
 known_outputs.json), for generated inputs and, where it is at hand, every
-file of the Canterbury corpus."""
+file of the Canterbury corpus.
+
+``python tests/test_known_outputs.py "why"`` writes the digests again: only
+for a change that means to change the bytes (a new format version, a new
+coding), with the reason in the file's comment."""
 import hashlib
 import json
 from pathlib import Path
@@ -64,3 +68,33 @@ def test_the_digests_cover_the_whole_corpus():
     if not CANTERBURY.is_dir():
         pytest.skip(f"Canterbury corpus not found at {CANTERBURY}")
     assert sorted(KNOWN["canterbury"]) == sorted(p.name for p in canterbury_files())
+
+
+def known_outputs(comment):
+    """The digests of what this gagebpe writes, as known_outputs.json holds them."""
+    out = {"comment": comment, "generated": {}, "canterbury": {}}
+    for name, old in KNOWN["generated"].items():
+        data = generated(name)
+        want = {"input": digest(data)}
+        for level in (1, 6, 9):
+            want[f"level {level}"] = digest(gagebpe.compress(data, level))
+        want["block_size 4096"] = digest(gagebpe.compress(data, block_size=4096, threads=2))
+        want["gage1994"] = digest(gagebpe.compress(data, format="gage1994"))
+        if "grammar" in old:
+            g = gagebpe.grammar.encode(data)
+            want["grammar"] = digest(g.merges.astype("<i4").tobytes() + g.ids.astype("<i4").tobytes())
+        out["generated"][name] = want
+    for path in canterbury_files():
+        data = path.read_bytes()
+        want = {str(level): digest(gagebpe.compress(data, level)) for level in (1, 6, 9)}
+        want["gage1994"] = digest(gagebpe.compress(data, format="gage1994"))
+        out["canterbury"][path.name] = want
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+    if not CANTERBURY.is_dir():
+        sys.exit(f"Canterbury corpus not found at {CANTERBURY}")
+    path = Path(__file__).parent / "data" / "known_outputs.json"
+    path.write_text(json.dumps(known_outputs(sys.argv[1]), indent=1, sort_keys=True) + "\n")

@@ -95,7 +95,7 @@ def test_trailing_garbage_is_an_error():
         gagebpe.decompress(stream("text") + b"junk")
 
 
-def header(magic=b"GBPE", version=2, flags=0, reserved=0, max_block=1 << 20, crc=None):
+def header(magic=b"GBPE", version=3, flags=0, reserved=0, max_block=1 << 20, crc=None):
     head = struct.pack("<4sBBHI", magic, version, flags, reserved, max_block)
     return head + struct.pack("<I", zlib.crc32(head) if crc is None else crc)
 
@@ -104,7 +104,7 @@ def header(magic=b"GBPE", version=2, flags=0, reserved=0, max_block=1 << 20, crc
     (header(magic=b"GZIP"), "bad magic"),
     (header(crc=0), "header check"),
     (header(version=0), "unsupported format version"),
-    (header(version=3), "unsupported format version"),
+    (header(version=4), "unsupported format version"),
     (header(flags=1), "reserved"),
     (header(reserved=4), "reserved"),
     (header(max_block=0), "out of range"),

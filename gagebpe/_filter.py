@@ -1,0 +1,96 @@
+"""Filters: reversible byte transforms that expose fixed-stride structure
+to the merge engine, and how a block's filter is chosen.
+
+Records of a fixed length (spreadsheet cells, image rows, tables of
+numbers) repeat byte for byte at one distance, the record length, but
+their neighbouring bytes differ, so adjacent pairs see little of it.  A
+filter with lag L rewrites byte i as its difference (DELTA: ``x[i] -
+x[i-L]`` mod 256) or its exclusive or (XOR) with byte i - L; equal bytes at
+that distance become zeros, which the merges then collapse.  The first L
+bytes are kept as they are.  Undoing a filter is one sequential pass.
+
+Choosing: the lag is the distance, up to MAX_LAG, at which a sample of the
+block most often repeats a byte (the shortest of those about as good); a filter is considered only where that
+share is high and well above what the byte frequencies alone would give.
+
+Imports ``_jit``.
+"""
+import numpy as np
+
+from ._jit import njit
+
+DELTA, XOR = 1, 2
+FILTERS = (DELTA, XOR)
+MAX_LAG = 256
+# The sample: SAMPLE_SLICES slices of SAMPLE_SLICE bytes spread over the block.
+SAMPLE_SLICES = 4
+SAMPLE_SLICE = 1 << 14
+# A lag qualifies where a byte repeats at that distance at least MIN_SHARE
+# of the time, and the share closes at least MIN_LIFT of the gap between
+# chance (the sum of the squared byte frequencies) and 1.
+MIN_SHARE = 0.5
+MIN_LIFT = 0.4
+# Every multiple of a record length repeats about as often as the length
+# itself: the shortest lag within LAG_TOLERANCE of the best share is taken.
+LAG_TOLERANCE = 0.02
+
+
+@njit(cache=True, nogil=True)
+def repeat_counts(sample, max_lag):
+    """``counts[L]``: how many bytes of ``sample`` (uint8) equal the byte L
+    before them, for L in 1..max_lag (``counts[0]`` is 0)."""
+    counts = np.zeros(max_lag + 1, np.int64)
+    n = len(sample)
+    for lag in range(1, min(max_lag, n - 1) + 1):
+        c = 0
+        for i in range(lag, n):
+            c += sample[i] == sample[i - lag]
+        counts[lag] = c
+    return counts
+
+
+@njit(cache=True, nogil=True)
+def unfilter(out, kind, lag):
+    """Undo filter ``kind`` with ``lag`` in place, front to back."""
+    if kind == DELTA:
+        for i in range(lag, len(out)):
+            out[i] = (out[i] + out[i - lag]) & 255
+    else:
+        for i in range(lag, len(out)):
+            out[i] = out[i] ^ out[i - lag]
+
+
+def apply(data, kind, lag):
+    """The bytes of ``data`` (bytes-like) through filter ``kind`` with ``lag``."""
+    a = np.frombuffer(data, np.uint8)
+    out = a.copy()
+    if kind == DELTA:
+        out[lag:] = a[lag:] - a[:-lag]
+    else:
+        out[lag:] = a[lag:] ^ a[:-lag]
+    return out.tobytes()
+
+
+def sample(data, slices=SAMPLE_SLICES, size=SAMPLE_SLICE):
+    """``slices`` slices of ``size`` bytes spread evenly over ``data``, or
+    all of it where it is no longer."""
+    if len(data) <= slices * size:
+        return bytes(data)
+    step = len(data) // slices
+    return b"".join(data[i * step:i * step + size] for i in range(slices))
+
+
+def best_lag(data):
+    """The lag worth filtering ``data`` with, or 0 where none qualifies."""
+    part = np.frombuffer(sample(data), np.uint8)
+    if len(part) < 2 * MAX_LAG:
+        return 0
+    counts = repeat_counts(part, MAX_LAG)
+    shares = counts[1:] / (len(part) - np.arange(1, MAX_LAG + 1))
+    lag = int(np.argmax(shares >= shares.max() - LAG_TOLERANCE)) + 1
+    p = np.bincount(part, minlength=256) / len(part)
+    chance = float(p @ p)
+    share = shares[lag - 1]
+    if share >= MIN_SHARE and share - chance >= MIN_LIFT * (1 - chance):
+        return lag
+    return 0

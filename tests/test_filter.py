@@ -1,0 +1,148 @@
+"""Filters (format version 3's FILTERED coding): fixed-stride data is
+found, filtered where it pays, and always decodes to the original; a
+malformed FILTERED block raises GageBPEError; streams written by earlier
+versions stay readable."""
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import gagebpe
+from gagebpe import _block, _container, _filter
+from gagebpe._container import FILTERED, PACKED, SORTED, STORED
+from gagebpe.sample import sample
+
+from conftest import block_spans
+
+DATA = Path(__file__).parent / "data"
+
+
+def records(length, count, seed, changes=2):
+    """``count`` records of ``length`` bytes, a table in miniature: each a
+    copy of the first, its first bytes the row number (little-endian), and
+    ``changes`` bytes of the rest set at random."""
+    rng = np.random.default_rng(seed)
+    rows = np.tile(rng.integers(0, 256, length, dtype=np.uint8), (count, 1))
+    for row in rows:
+        row[rng.integers(0, length, changes)] = rng.integers(0, 256, changes)
+    numbers = np.arange(count, dtype="<u4").view(np.uint8).reshape(count, 4)
+    rows[:, :min(length, 2)] = numbers[:, :min(length, 2)]
+    return rows.tobytes()
+
+
+def coding_of(blob):
+    parser, view, codings = _container.Parser(), memoryview(blob), []
+    while not parser.done:
+        unit, n = parser.parse(view)
+        view = view[n:]
+        if isinstance(unit, _container.BlockHeader):
+            codings.append(unit.coding)
+    return codings
+
+
+@given(st.integers(1, _filter.MAX_LAG), st.sampled_from(_filter.FILTERS),
+       st.binary(max_size=2000))
+def test_unfilter_undoes_apply(lag, kind, data):
+    out = np.frombuffer(_filter.apply(data, kind, lag), np.uint8).copy()
+    _filter.unfilter(out, kind, lag)
+    assert out.tobytes() == data
+
+
+@pytest.mark.parametrize("length", [4, 13, 100, 216])
+def test_the_record_length_is_found(length):
+    assert _filter.best_lag(records(length, 200_000 // length, length, changes=1)) == length
+
+
+def test_text_and_noise_are_not_filtered():
+    text = sample(1 << 18)
+    noise = np.random.default_rng(5).integers(0, 256, 1 << 18, dtype=np.uint8).tobytes()
+    assert _filter.best_lag(text) == 0
+    assert _filter.best_lag(noise) == 0
+    assert coding_of(gagebpe.compress(text)) == [SORTED]
+
+
+@pytest.mark.parametrize("level", [1, 6, 9])
+def test_records_are_filtered_smaller_and_round_trip(level):
+    data = records(13, 40_000, 1, changes=1)
+    blob = gagebpe.compress(data, level)
+    assert coding_of(blob) == [FILTERED]
+    coding, unfiltered = _block.smallest(data, gagebpe.grammar.encode(data, min_count=3))
+    assert len(blob) < 0.9 * len(unfiltered)
+    assert gagebpe.decompress(blob) == data
+
+
+@given(st.integers(2, 70), st.integers(8, 300), st.integers(0, 2**32 - 1),
+       st.integers(0, 4), st.integers(1, 9))
+def test_record_streams_round_trip_at_every_level(length, count, seed, changes, level):
+    data = records(length, count, seed, changes)
+    assert gagebpe.decompress(gagebpe.compress(data, level)) == data
+    assert gagebpe.decompress(gagebpe.compress(data, level, block_size=1000)) == data
+
+
+def _filtered_block(data):
+    coding, payload = _block.encode(data, 3)
+    assert coding == FILTERED
+    return payload
+
+
+@pytest.mark.parametrize("field, value, message", [
+    (0, 0, "unknown filter"), (0, 9, "unknown filter"),
+    (1, 0, "lag is zero"),
+    (3, STORED, "holds coding"), (3, FILTERED, "holds coding"), (3, 77, "holds coding"),
+])
+def test_malformed_filter_headers_are_refused(field, value, message):
+    data = records(13, 2000, 2)
+    payload = bytearray(_filtered_block(data))
+    if field == 1:
+        payload[1:3] = value.to_bytes(2, "little")
+    else:
+        payload[field] = value
+    with pytest.raises(gagebpe.GageBPEError, match=message):
+        _block.decode(FILTERED, bytes(payload), len(data), np.empty(len(data), np.uint8))
+
+
+def test_a_wrong_lag_fails_the_block_check():
+    data = records(13, 2000, 3)
+    blob = bytearray(gagebpe.compress(data))
+    (start, _, _), = block_spans(blob)
+    lag_at = start + _container.BLOCK_HEADER.size + 1
+    blob[lag_at] += 1  # the block header's CRC does not cover the payload
+    with pytest.raises(gagebpe.GageBPEError, match="block check failed"):
+        gagebpe.decompress(bytes(blob))
+
+
+def test_short_filtered_payloads_are_refused():
+    for n in range(4):
+        with pytest.raises(gagebpe.GageBPEError):
+            _block.decode(FILTERED, bytes(n), 10, np.empty(10, np.uint8))
+
+
+def test_version_2_streams_cannot_hold_filtered_blocks():
+    blob = bytearray(gagebpe.compress(records(13, 2000, 4)))
+    blob[4] = 2
+    blob[12:16] = _container._crc(bytes(blob[:12])).to_bytes(4, "little")
+    with pytest.raises(gagebpe.GageBPEError, match="unsupported block coding 5"):
+        gagebpe.decompress(bytes(blob))
+
+
+def test_gagebpe_l_counts_the_merges_of_filtered_blocks():
+    import io
+    data = records(13, 20_000, 5, changes=1)
+    (info,) = _container.describe(io.BytesIO(gagebpe.compress(data)))
+    payload = _filtered_block(data)
+    assert info.merges == int.from_bytes(payload[4:8], "little") > 0
+
+
+@pytest.mark.parametrize("name, codings", [("v0.4-level9.gbpe", {SORTED}),
+                                           ("v0.4-blocks.gbpe", {SORTED, PACKED})])
+def test_streams_written_by_version_0_4_stay_readable(name, codings):
+    # Written by gagebpe 0.4.0 (format version 2) from gagebpe.sample.sample(30000)
+    # and, for the blocks, 3,000 random bytes and 20,000 random DNA letters after it.
+    blob = (DATA / name).read_bytes()
+    assert blob[4] == 2 and set(coding_of(blob)) == codings
+    assert hashlib.sha256(gagebpe.decompress(blob)).hexdigest() == {
+        "v0.4-level9.gbpe": "f660804f5fa9da730f4d79602490fbae53ce33b36f31e1d71e0f8b066146103a",
+        "v0.4-blocks.gbpe": "0da8a6795e0e1d6744c0e274fb082ffb50931ff7b887b4c9fbf531d417a64f31",
+    }[name]
