@@ -8,7 +8,8 @@ in one run, and print per-file and total ratio, MB/s and peak memory.
 
 Every codec's output is decompressed and compared with the input; a mismatch
 stops the run.  Speeds are the total bytes over the total of each file's
-best time out of ``--repeat`` runs.  Peak memory is the largest rise of the
+median time over ``--repeat`` rounds, and also given as ratios to zlib -6's
+in the same run.  Peak memory is the largest rise of the
 process's resident set during one operation (Linux: VmHWM, reset through
 /proc/self/clear_refs), so it counts Numba's allocations too.  Peers beyond
 the standard library (zstd, lz4, brotli) and the chart (matplotlib) need
@@ -19,6 +20,7 @@ import bz2
 import lzma
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -123,19 +125,18 @@ def _seconds(fn, arg):
 
 def run(corpus, codecs, repeat, decompress_repeat):
     """rows[codec][file] = (original, compressed, compress s, decompress s),
-    best of ``repeat`` rounds of compression and ``decompress_repeat`` of
-    decompression.  Each round times every codec on every file in turn, so
-    that a slow spell of this shared machine slows all of them alike
-    instead of whichever codec it happens to fall on.  Decompressing a file
-    takes about a millisecond, so one slow spell decides a best of three:
-    it gets more rounds, which cost little."""
+    the median of ``repeat`` rounds of compression and ``decompress_repeat``
+    of decompression.  Each round times every codec on every file in turn,
+    so that a slow spell of this shared machine slows all of them alike
+    instead of whichever codec it happens to fall on; the median keeps one
+    spell, fast or slow, from deciding a figure."""
     blobs = {}
     for name, (compress, decompress) in codecs.items():
         for fname, data in corpus.items():
             blobs[name, fname] = compress(data)
             if decompress(blobs[name, fname]) != data:
                 sys.exit(f"{name} failed to round-trip {fname}")
-    best = {key: [float("inf"), float("inf")] for key in blobs}
+    times = {key: ([], []) for key in blobs}
     for round_ in range(max(repeat, decompress_repeat)):
         # A codec's files one after another, as a user compresses or
         # decompresses a batch of them.
@@ -144,11 +145,11 @@ def run(corpus, codecs, repeat, decompress_repeat):
                 continue
             for name, codec in codecs.items():
                 for fname, data in corpus.items():
-                    times = best[name, fname]
                     arg = blobs[name, fname] if step else data
-                    times[step] = min(times[step], _seconds(codec[step], arg))
+                    times[name, fname][step].append(_seconds(codec[step], arg))
         print(f"  round {round_ + 1} done", file=sys.stderr, flush=True)
-    return {name: {fname: (len(data), len(blobs[name, fname])) + tuple(best[name, fname])
+    return {name: {fname: (len(data), len(blobs[name, fname]))
+                   + tuple(statistics.median(t) for t in times[name, fname])
                    for fname, data in corpus.items()}
             for name in codecs}
 
@@ -164,13 +165,18 @@ def totals(per_file):
     return orig / comp, orig / t_comp / 1e6, orig / t_dec / 1e6, m_comp / 1e6, m_dec / 1e6
 
 
-def total_table(rows):
+def total_table(rows, against="zlib -6"):
+    """The totals of each codec; speeds also as ratios to ``against``'s."""
+    base = totals(rows[against]) if against in rows else None
     lines = ["| codec | ratio | compress MB/s | decompress MB/s "
+             f"| compress vs {against} | decompress vs {against} "
              "| compress peak MB | decompress peak MB |",
-             "|---|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, per_file in rows.items():
         ratio, c, d, mc, md = totals(per_file)
-        lines.append(f"| {name} | {ratio:.3f} | {c:.2f} | {d:.1f} | {mc:.0f} | {md:.0f} |")
+        vs = f"{c / base[1]:.2f}x | {d / base[2]:.2f}x" if base else "- | -"
+        lines.append(f"| {name} | {ratio:.3f} | {c:.2f} | {d:.1f} | {vs} "
+                     f"| {mc:.0f} | {md:.0f} |")
     return "\n".join(lines)
 
 
@@ -223,7 +229,7 @@ def threads_case(corpus, level, repeat, counts=(1, 2)):
     data = b"".join(corpus.values())
     lines = [f"Threads: the corpus as one stream ({len(data):,} bytes, "
              f"{-(-len(data) // gagebpe.Compressor(level).block_size)} blocks), "
-             f"level {level}, best of {repeat}.", "",
+             f"level {level}, median of {repeat}.", "",
              "| threads | compress MB/s | decompress MB/s | compress speed-up "
              "| decompress speed-up |", "|---:|---:|---:|---:|---:|"]
     blob = gagebpe.compress(data, level)
@@ -232,16 +238,15 @@ def threads_case(corpus, level, repeat, counts=(1, 2)):
             sys.exit(f"threads={n}: output differs from one thread's")
         if gagebpe.decompress(blob, threads=n) != data:
             sys.exit(f"threads={n}: round trip failed")
-    best = {n: [float("inf"), float("inf")] for n in counts}
+    times = {n: ([], []) for n in counts}
     for _ in range(repeat):  # thread counts in turn, as in run()
         for n in counts:
-            best[n][0] = min(best[n][0], _seconds(
-                lambda d: gagebpe.compress(d, level, threads=n), data))
-            best[n][1] = min(best[n][1], _seconds(
-                lambda b: gagebpe.decompress(b, threads=n), blob))
-    t_comp1, t_dec1 = best[counts[0]]
+            times[n][0].append(_seconds(lambda d: gagebpe.compress(d, level, threads=n), data))
+            times[n][1].append(_seconds(lambda b: gagebpe.decompress(b, threads=n), blob))
+    medians = {n: [statistics.median(t) for t in times[n]] for n in counts}
+    t_comp1, t_dec1 = medians[counts[0]]
     for n in counts:
-        t_comp, t_dec = best[n]
+        t_comp, t_dec = medians[n]
         lines.append(f"| {n} | {len(data) / t_comp / 1e6:.2f} | {len(data) / t_dec / 1e6:.1f} "
                      f"| {t_comp1 / t_comp:.2f}x | {t_dec1 / t_dec:.2f}x |")
         print(lines[-1], flush=True)
@@ -249,12 +254,16 @@ def threads_case(corpus, level, repeat, counts=(1, 2)):
 
 
 def per_file_table(rows, corpus):
+    """Each file's ratio with each codec, and the total."""
     names = list(rows)
     lines = ["| file | bytes | " + " | ".join(names) + " |",
              "|---|---:|" + "---:|" * len(names)]
     for fname, data in corpus.items():
-        ratios = [f"{rows[n][fname][0] / rows[n][fname][1]:.2f}" for n in names]
+        ratios = [f"{rows[n][fname][0] / rows[n][fname][1]:.3f}" for n in names]
         lines.append(f"| {fname} | {len(data):,} | " + " | ".join(ratios) + " |")
+    size = sum(len(d) for d in corpus.values())
+    ratios = [f"**{totals(rows[n])[0]:.3f}**" for n in names]
+    lines.append(f"| **total** | {size:,} | " + " | ".join(ratios) + " |")
     return "\n".join(lines)
 
 
@@ -288,7 +297,7 @@ def main(argv=None):
     parser.add_argument("--levels", default=str(gagebpe.DEFAULT_LEVEL),
                         help="gagebpe levels, comma-separated")
     parser.add_argument("--repeat", type=int, default=1,
-                        help="time each operation this many times, keep the best")
+                        help="time each operation this many times, keep the median")
     parser.add_argument("--decompress-repeat", type=int,
                         help="rounds of decompression timing (default: 3 x --repeat)")
     parser.add_argument("--peers", default="all",
@@ -335,15 +344,16 @@ def main(argv=None):
 
     size = sum(len(d) for d in corpus.values())
     decompress_repeat = args.decompress_repeat or 3 * args.repeat
-    best_of = (f"best of {args.repeat} rounds (decompression: "
+    rounds = (f"median of {args.repeat} rounds (decompression: "
                f"{decompress_repeat}), every codec in each round")
-    print(f"corpus: {len(corpus)} files, {size:,} bytes; {best_of}\n")
+    print(f"corpus: {len(corpus)} files, {size:,} bytes; {rounds}\n")
     rows = run(corpus, codecs, args.repeat, decompress_repeat)
     for name, per_file in rows.items():
         peaks = memory_peaks(name, args.corpus, args.levels)
         for fname, row in per_file.items():
             per_file[fname] = row + peaks[fname]
-    print(per_file_table(rows, corpus) + "\n")
+    files = per_file_table(rows, corpus)
+    print(files + "\n")
     table = total_table(rows)
     print(table + "\n")
     threads = "\n\n".join(threads_case(corpus, level, args.repeat)
@@ -355,8 +365,9 @@ def main(argv=None):
         if args.decompress_repeat:
             command += f" --decompress-repeat {args.decompress_repeat}"
         note = (f"{len(corpus)} files, {size:,} bytes, one process, one thread, "
-                f"{best_of}; `python benchmarks/bench.py {command}`.")
-        write_readme(args.readme, table + "\n\n" + note + "\n\n" + threads)
+                f"{rounds}; `python benchmarks/bench.py {command}`.")
+        write_readme(args.readme, "\n\n".join(
+            [table, note, "Ratio per file:", files, threads]))
 
 
 if __name__ == "__main__":
