@@ -3,7 +3,7 @@
     python benchmarks/fuzz.py --cases 100000
 
 Mutates real compressed streams of every coding (STORED, PACKED, SORTED,
-FILTERED, the version 0.1 HUFFMAN streams, version 2 streams, multi-block
+FILTERED, CONTEXT, the version 0.1 HUFFMAN streams, version 2 streams, multi-block
 streams) and 1994-format
 files: byte and bit flips, truncations, splices of two streams, blocks
 duplicated or dropped, and header fields set to extremes with their checks
@@ -37,13 +37,14 @@ def seeds():
     from gagebpe.sample import sample
     rng = np.random.default_rng(1994)
     text = sample(60_000)
-    few = bytes(rng.integers(0, 5, 20_000, dtype=np.uint8))
+    few = bytes(rng.integers(0, 4, 20_000, dtype=np.uint8))  # PACKED
     noise = bytes(rng.integers(0, 256, 3_000, dtype=np.uint8))
     rows = np.tile(rng.integers(0, 256, 13, dtype=np.uint8), (3_000, 1))
     rows[:, :2] = np.arange(3_000, dtype="<u2").view(np.uint8).reshape(-1, 2)
     rows[rng.integers(0, 3_000, 300), rng.integers(2, 13, 300)] = 7
     out = []
-    for name, data, kw in (("sorted", text, {}), ("packed", few, {}),
+    for name, data, kw in (("context", text, {}), ("sorted", text[:5000], {}),
+                           ("packed", few, {}),
                            ("stored", noise, {}), ("filtered", rows.tobytes(), {}),
                            ("blocks", text[:20_000], {"block_size": 4096}),
                            ("empty", b"", {})):
@@ -83,8 +84,13 @@ def _recheck(head, start, length):
 
 
 def mutate(rng, seed, other):
-    """``(mutation name, bytes)`` for one case."""
-    name, fmt, stream, _ = seed
+    """``(mutation name, bytes, what they must decode to if they decode)``
+    for one case: the seed's original, except for a splice that is itself
+    well formed (the other stream whole, or both streams one after the
+    other)."""
+    name, fmt, stream, original = seed
+    _, other_fmt, other, other_original = other
+    expected = original
     blob = bytearray(stream)
     kind = rng.choice(["byte", "bit", "truncate", "splice", "duplicate", "drop",
                        "extreme"])
@@ -102,6 +108,8 @@ def mutate(rng, seed, other):
         cut_a = int(rng.integers(len(blob) + 1))
         cut_b = int(rng.integers(len(other) + 1))
         blob = blob[:cut_a] + other[cut_b:]
+        if other_fmt == fmt and blob in (other, stream + other):
+            expected = (original if len(blob) > len(other) else b"") + other_original
     elif kind in ("duplicate", "drop"):
         spans = block_spans(bytes(blob)) if fmt == "gbpe" else []
         if spans:
@@ -124,7 +132,7 @@ def mutate(rng, seed, other):
                 _recheck(blob, 16, 13)
         elif blob:
             blob[int(rng.integers(len(blob)))] = int(rng.choice([0, 127, 128, 255]))
-    return str(kind), bytes(blob)
+    return str(kind), bytes(blob), expected
 
 
 def run_case(fmt, blob, original):
@@ -164,9 +172,9 @@ def campaign(cases, seed):
         batch, kinds = [], []
         for _ in range(min(BATCH, cases - done)):
             s = streams[int(rng.integers(len(streams)))]
-            other = streams[int(rng.integers(len(streams)))][2]
-            kind, blob = mutate(rng, s, other)
-            batch.append((s[1], blob, s[3]))
+            other = streams[int(rng.integers(len(streams)))]
+            kind, blob, expected = mutate(rng, s, other)
+            batch.append((s[1], blob, expected))
             kinds.append((s[1], kind))
         parent.send(batch)
         for kind in kinds:

@@ -22,16 +22,19 @@ Imports ``_errors``, ``_container`` (the coding numbers), ``_filter``,
 """
 import numpy as np
 
-from . import (_coding_filtered, _coding_huffman, _coding_packed, _coding_sorted,
-               _coding_stored, _filter, _grammar, _prefix)
-from ._container import FILTERED, HUFFMAN, PACKED, SORTED, STORED
+from . import (_coding_context, _coding_filtered, _coding_huffman, _coding_packed,
+               _coding_sorted, _coding_stored, _filter, _grammar, _prefix)
+from ._container import CONTEXT, FILTERED, HUFFMAN, PACKED, SORTED, STORED
 from ._errors import UNKNOWN_CODING, GageBPEError
 
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
-            HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode}
-# The grammar codings gagebpe writes, each with how it chooses its prefix.
+            HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode,
+            CONTEXT: _coding_context.decode}
+# The grammar codings gagebpe writes, each with how it chooses its prefix,
+# fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
-                   (SORTED, _prefix.for_sorted, _coding_sorted.encode))
+                   (SORTED, _prefix.for_sorted, _coding_sorted.encode),
+                   (CONTEXT, _prefix.for_sorted, _coding_context.encode))
 
 # Probing: PROBE_SLICES slices of PROBE_SLICE bytes spread over a block of
 # at least PROBE_FROM bytes.  A block whose merges save less than PROBE_GAIN
@@ -111,8 +114,12 @@ def smallest(data, grammar):
     ``grammar``, among STORED and the grammar codings."""
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     best = (STORED, _coding_stored.encode(data))
+    cut = {}  # the grammar cut back to each prefix asked for
     for coding, prefix, encode_grammar in GRAMMAR_CODINGS:
-        payload = encode_grammar(_grammar.truncate(grammar, prefix(grammar, hist)), hist)
+        keep = prefix(grammar, hist)
+        if keep not in cut:
+            cut[keep] = _grammar.truncate(grammar, keep)
+        payload = encode_grammar(cut[keep], hist)
         if payload is not None and len(payload) < len(best[1]):
             best = (coding, payload)
     return best

@@ -3,19 +3,19 @@ and the grammar coding of the filtered bytes (docs/FORMAT.md).
 
     payload = filter:u8  lag:u16  coding:u8  payload of that coding
 
-The inner coding is PACKED or SORTED; decoding it gives the filtered
+The inner coding is PACKED, SORTED or CONTEXT; decoding it gives the filtered
 bytes, and undoing the filter gives the block.
 
 Imports ``_errors``, ``_container`` (the coding numbers) and ``_filter``.
 """
 import struct
 
-from ._container import PACKED, SORTED
+from ._container import CONTEXT, PACKED, SORTED
 from ._errors import GageBPEError
 from ._filter import FILTERS
 
 HEAD = struct.Struct("<BHB")  # filter, lag, inner coding
-INNER_CODINGS = (PACKED, SORTED)
+INNER_CODINGS = (PACKED, SORTED, CONTEXT)
 
 
 def encode(kind, lag, coding, payload):

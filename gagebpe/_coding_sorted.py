@@ -22,20 +22,36 @@ from ._errors import GageBPEError
 HEAD = struct.Struct("<IIII32s")
 
 
-def encode(grammar, hist):
-    """The payload of the block with byte histogram ``hist`` and byte-level
-    ``grammar`` (all of whose merges are kept); None if its sequence has
-    more distinct symbols than codes of the length limit."""
-    present = hist > 0
+def numbered(grammar, present):
+    """``(merges, ids, merge table section)`` of the byte-level grammar
+    renumbered over the terminals ``present`` marks, its merges in the
+    compact table's order."""
     n_terminals = int(present.sum())
     merges, ids = _payload.compact(present, grammar)
     order, depth_sizes = _sorted_table.canonical(merges, n_terminals)
     ids = order[ids]
     merges[order[n_terminals:] - n_terminals] = order[merges]
-    freq = np.bincount(ids, minlength=n_terminals + len(merges))
+    return merges, ids, _sorted_table.pack(merges, depth_sizes, n_terminals).tobytes()
+
+
+def unpack_table(body, start, table_bytes, n_terminals, n_merges):
+    """The merges of a compact table section, checked."""
+    table = _payload.section(body, start, table_bytes)
+    merges = np.empty((n_merges, 2), np.int32)
+    if not _sorted_table.unpack(table, n_terminals, merges):
+        raise GageBPEError("merge table is malformed or refers to an undefined symbol")
+    return merges
+
+
+def encode(grammar, hist):
+    """The payload of the block with byte histogram ``hist`` and byte-level
+    ``grammar`` (all of whose merges are kept); None if its sequence has
+    more distinct symbols than codes of the length limit."""
+    present = hist > 0
+    merges, ids, table = numbered(grammar, present)
+    freq = np.bincount(ids, minlength=int(present.sum()) + len(merges))
     if np.count_nonzero(freq) > 1 << _huffman.MAX_LENGTH:
         return None
-    table = _sorted_table.pack(merges, depth_sizes, n_terminals).tobytes()
     lengths_section, sequence = _coded_sequence.encode(ids, freq)
     head = HEAD.pack(len(merges), len(ids), len(table), len(lengths_section),
                      _payload.bitmap(present))
@@ -49,9 +65,6 @@ def decode(payload, size, out):
     terminals = _payload.terminals(bitmap)
     _payload.check_counts(len(terminals), n_merges, n_ids, size)
     body = np.frombuffer(payload, np.uint8)
-    table = _payload.section(body, HEAD.size, table_bytes)
-    merges = np.empty((n_merges, 2), np.int32)
-    if not _sorted_table.unpack(table, len(terminals), merges):
-        raise GageBPEError("merge table is malformed or refers to an undefined symbol")
+    merges = unpack_table(body, HEAD.size, table_bytes, len(terminals), n_merges)
     return _coded_sequence.decode(body, HEAD.size + table_bytes, length_bytes,
                                   merges, n_ids, terminals, size, out)

@@ -19,17 +19,18 @@ from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
 MAGIC = b"GBPE"
 FOOTER_MAGIC = b"EPBG"
 VERSION = 3  # written
-# read: version 1 checks blocks with CRC32, 2 and 3 with XXH64; 3 adds FILTERED
+# read: version 1 checks blocks with CRC32, 2 and 3 with XXH64; 3 adds
+# FILTERED and CONTEXT
 VERSIONS = (1, 2, 3)
 MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
-END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED = 0, 1, 2, 3, 4, 5
+END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT = 0, 1, 2, 3, 4, 5, 6
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
-           3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED)}
+           3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT)}
 # Where a block's merge count lies in its payload (u32); FILTERED's is its
 # inner coding's, after the filter's four bytes.
-MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, FILTERED: 4}
+MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, FILTERED: 4, CONTEXT: 0}
 MERGE_COUNT_END = 8
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before

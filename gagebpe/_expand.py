@@ -163,6 +163,100 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
     return np.int64(pos)
 
 
+@njit(cache=True, nogil=True)
+def last_terminals(merges, n_terminals):
+    """The terminal each symbol's phrase ends with."""
+    last = np.empty(n_terminals + merges.shape[0], np.int32)
+    for s in range(n_terminals):
+        last[s] = s
+    for k in range(merges.shape[0]):
+        last[n_terminals + k] = last[merges[k, 1]]
+    return last
+
+
+@njit(cache=True, nogil=True)
+def expand_contextual(section, sizes, starts, code_lengths, classes, merges, n_terminals,
+                      terminals, lengths, n_ids, out, size):
+    """``expand`` of ``n_ids`` ids coded in two contexts: the ids in four
+    segments, segment k (ids ``k * n_ids // 4`` up to ``(k + 1) * n_ids //
+    4``) in stream k of ``section``, expanding to ``out[starts[k]:starts[k +
+    1]]``; each id coded with ``code_lengths[classes[the id before it in its
+    segment]]``, a segment's first with ``code_lengths[0]``.  The four
+    segments are decoded abreast, each its own chain of bit positions and
+    contexts.  ``starts`` (5 values, from 0 to ``size``) must not decrease.
+    Returns the length written, or -1 if the codes or the expansion do not
+    fit exactly."""
+    if out.shape[0] < size:
+        return -1
+    used = (code_lengths[0] > 0) | (code_lengths[1] > 0)
+    offsets, table = phrase_table(merges, n_terminals, terminals, lengths, used, size)
+    if table.shape[0] == 0:
+        return -1
+    # Each code's payload is its phrase entry and, in the low bit, its class.
+    payloads = np.empty(lengths.shape[0], np.int64)
+    for s in range(lengths.shape[0]):
+        payloads[s] = (((np.int64(offsets[s]) << PHRASE_SHIFT) | lengths[s]) << 1) | classes[s]
+    first = _huffman.decode_table(code_lengths[0], payloads)
+    tables = np.concatenate((first, _huffman.decode_table(code_lengths[1], payloads)))
+    second = np.int64(first.shape[0])  # where context 1's table starts
+    padded, base, bitpos = _huffman.streams(section, sizes)
+    p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
+    q0, q1, q2, q3 = (np.uint64(starts[0]), np.uint64(starts[1]),
+                      np.uint64(starts[2]), np.uint64(starts[3]))
+    end0, end1, end2, end3 = (np.uint64(starts[1]), np.uint64(starts[2]),
+                              np.uint64(starts[3]), np.uint64(starts[4]))
+    t0 = t1 = t2 = t3 = np.int64(0)
+    rounds = n_ids // 4  # ids in the shortest segment, the first
+    done = 0
+    while done < rounds:
+        run = min(_huffman.CHECK_EVERY, rounds - done)
+        for _ in range(run):
+            ok, (e0, e1, e2, e3), (p0, p1, p2, p3) = _huffman.read_abreast(
+                padded, p0, p1, p2, p3, tables, t0, t1, t2, t3)
+            if not ok:
+                return -1
+            t0 = (e0 & 1) * second
+            t1 = (e1 & 1) * second
+            t2 = (e2 & 1) * second
+            t3 = (e3 & 1) * second
+            e0 >>= 1
+            e1 >>= 1
+            e2 >>= 1
+            e3 >>= 1
+            if not (_fits(q0, e0, end0) and _fits(q1, e1, end1)
+                    and _fits(q2, e2, end2) and _fits(q3, e3, end3)):
+                return -1
+            q0 = _emit(out, q0, table, e0, end0)
+            q1 = _emit(out, q1, table, e1, end1)
+            q2 = _emit(out, q2, table, e2, end2)
+            q3 = _emit(out, q3, table, e3, end3)
+        done += run
+        if not (_huffman.within(p0, base, sizes, 0) and _huffman.within(p1, base, sizes, 1)
+                and _huffman.within(p2, base, sizes, 2) and _huffman.within(p3, base, sizes, 3)):
+            return -1
+    bitpos[0], bitpos[1], bitpos[2], bitpos[3] = p0, p1, p2, p3
+    pos = np.array([q0, q1, q2, q3], np.uint64)
+    context = np.array([t0, t1, t2, t3], np.int64)
+    # The segments after the first may hold one id more.
+    for k in range(4):
+        for _ in range((k + 1) * n_ids // 4 - k * n_ids // 4 - rounds):
+            e, n = _huffman.read_in(padded, bitpos[k], tables, context[k])
+            if n == 0 or not _huffman.within(bitpos[k] + np.uint64(n), base, sizes, k):
+                return -1
+            bitpos[k] += np.uint64(n)
+            context[k] = (e & 1) * second
+            e >>= 1
+            end = np.uint64(starts[k + 1])
+            if not _fits(pos[k], e, end):
+                return -1
+            pos[k] = _emit(out, pos[k], table, e, end)
+        if pos[k] != np.uint64(starts[k + 1]):
+            return -1
+    if not _huffman.ends_cleanly(padded, base, sizes, bitpos):
+        return -1
+    return np.int64(size)
+
+
 @njit(cache=True, nogil=True, inline='always')
 def _fits(pos, entry, end):
     """Whether the phrase of ``entry`` ends at or before ``end``."""

@@ -145,13 +145,36 @@ def encoded_bits(symbols, lengths):
 def encode(symbols, lengths, out):
     """Write the codes of ``symbols`` MSB first into the zeroed buffer
     ``out`` of ``ceil(encoded_bits / 8)`` bytes."""
-    codes = canonical_codes(lengths)
+    encode_contextual(symbols, np.zeros(lengths.shape[0], np.uint8),
+                      lengths.reshape(1, lengths.shape[0]), out)
+
+
+@njit(cache=True, nogil=True)
+def contextual_bits(symbols, classes, lengths):
+    """``encoded_bits`` where symbol i is coded with the code
+    ``lengths[classes[symbols[i - 1]]]`` (the first with ``lengths[0]``)."""
+    total = np.int64(0)
+    context = 0
+    for s in symbols:
+        total += lengths[context, s]
+        context = classes[s]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def encode_contextual(symbols, classes, lengths, out):
+    """``encode`` with the codes ``contextual_bits`` counts."""
+    codes = np.empty(lengths.shape, np.int64)
+    for c in range(lengths.shape[0]):
+        codes[c] = canonical_codes(lengths[c])
     acc = np.uint64(0)
     nbits = 0
     pos = 0
+    context = 0
     for s in symbols:
-        n = int(lengths[s])
-        acc = (acc << np.uint64(n)) | np.uint64(codes[s])
+        n = int(lengths[context, s])
+        acc = (acc << np.uint64(n)) | np.uint64(codes[context, s])
+        context = classes[s]
         nbits += n
         while nbits >= 8:
             nbits -= 8
@@ -241,20 +264,41 @@ PADDING = CHECK_EVERY * MAX_LENGTH // 8 + 16
 STREAMS = 4
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline='always')
 def read(padded, bitpos, table):
     """``(payload, length)`` of the code at ``bitpos``; length 0 if none."""
+    return read_in(padded, bitpos, table, np.int64(0))
+
+
+@njit(cache=True, nogil=True, inline='always')
+def read_in(padded, bitpos, tables, base):
+    """``read`` with the decoding table that starts at ``tables[base]``
+    (several tables laid end to end, as context coding keeps them)."""
     word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
     prefix = np.int64(word >> np.uint64(64 - FAST_BITS))
-    entry = np.int64(table[prefix])
+    entry = np.int64(tables[base + prefix])
     # Both levels are read every time, with no branch to mispredict: a
     # short code's second read is its own entry again.
     width = (entry >> LENGTH_BITS) & LENGTH_MASK
     low = np.int64(((word << np.uint64(FAST_BITS)) >> np.uint64(1))
                    >> np.uint64(63 - width))
     index = (entry >> OFFSET_SHIFT) + low if (entry & LENGTH_MASK) == POINTER else prefix
-    entry = np.int64(table[index])
+    entry = np.int64(tables[base + index])
     return entry >> LENGTH_BITS, entry & LENGTH_MASK
+
+
+@njit(cache=True, nogil=True, inline='always')
+def read_abreast(padded, p0, p1, p2, p3, tables, t0, t1, t2, t3):
+    """``read_in`` of four streams at once, at bit positions ``p0..p3`` with
+    the tables at ``t0..t3``: ``(ok, payloads, positions after)``; ok is
+    False if one of them has no code there."""
+    e0, n0 = read_in(padded, p0, tables, t0)
+    e1, n1 = read_in(padded, p1, tables, t1)
+    e2, n2 = read_in(padded, p2, tables, t2)
+    e3, n3 = read_in(padded, p3, tables, t3)
+    ok = n0 != 0 and n1 != 0 and n2 != 0 and n3 != 0
+    return (ok, (e0, e1, e2, e3),
+            (p0 + np.uint64(n0), p1 + np.uint64(n1), p2 + np.uint64(n2), p3 + np.uint64(n3)))
 
 
 @njit(cache=True, nogil=True)
@@ -268,7 +312,7 @@ def decode(section, sizes, lengths, out):
     symbols' codes followed by zero padding bits."""
     table = decode_table(lengths, np.arange(lengths.shape[0]))
     padded, base, bitpos = streams(section, sizes)
-    return (read_payloads(padded, base, sizes, bitpos, table, 0, out)
+    return (_read_all(padded, base, sizes, bitpos, table, out)
             and ends_cleanly(padded, base, sizes, bitpos))
 
 
@@ -293,6 +337,42 @@ def read_payloads(padded, base, sizes, bitpos, table, first, out):
     return True
 
 
+@njit(cache=True, nogil=True)
+def _read_all(padded, base, sizes, bitpos, table, out):
+    """``read_payloads`` of a whole section, with its bit positions in
+    registers where it has one stream or STREAMS.  (Kept apart from
+    ``read_payloads``, which the block decoders call for their last few
+    ids: compiled into them, this loop slowed theirs by half.)"""
+    m = sizes.shape[0]
+    n = out.shape[0]
+    j = 0
+    if m == 1:
+        pos = bitpos[0]
+        for j in range(n):
+            if j % CHECK_EVERY == 0 and not within(pos, base, sizes, 0):
+                return False
+            payload, length = read(padded, pos, table)
+            if length == 0:
+                return False
+            out[j] = payload
+            pos += np.uint64(length)
+        bitpos[0] = pos
+        return True
+    if m == STREAMS:
+        p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
+        while j + 4 <= n:
+            for _ in range(min(CHECK_EVERY, (n - j) // 4)):
+                ok, (v0, v1, v2, v3), (p0, p1, p2, p3) = read_abreast(
+                    padded, p0, p1, p2, p3, table, 0, 0, 0, 0)
+                if not ok:
+                    return False
+                out[j], out[j + 1], out[j + 2], out[j + 3] = v0, v1, v2, v3
+                j += 4
+            if not (within(p0, base, sizes, 0) and within(p1, base, sizes, 1)
+                    and within(p2, base, sizes, 2) and within(p3, base, sizes, 3)):
+                return False
+        bitpos[0], bitpos[1], bitpos[2], bitpos[3] = p0, p1, p2, p3
+    return read_payloads(padded, base, sizes, bitpos, table, j, out[j:])
 @njit(cache=True, nogil=True)
 def streams(section, sizes):
     """``(padded, base, pos)``: the ``len(sizes)`` streams of ``section``

@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 
 import gagebpe
 from gagebpe import _block, _container, _filter
-from gagebpe._container import FILTERED, PACKED, SORTED, STORED
+from gagebpe._container import CONTEXT, FILTERED, PACKED, SORTED, STORED
 from gagebpe.sample import sample
 
 from conftest import block_spans
@@ -60,7 +60,7 @@ def test_text_and_noise_are_not_filtered():
     noise = np.random.default_rng(5).integers(0, 256, 1 << 18, dtype=np.uint8).tobytes()
     assert _filter.best_lag(text) == 0
     assert _filter.best_lag(noise) == 0
-    assert coding_of(gagebpe.compress(text)) == [SORTED]
+    assert coding_of(gagebpe.compress(text)) == [CONTEXT]
 
 
 @pytest.mark.parametrize("level", [1, 6, 9])
