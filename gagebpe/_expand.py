@@ -215,10 +215,10 @@ def expand_contextual(section, sizes, starts, code_lengths, classes, merges, n_t
                 padded, p0, p1, p2, p3, tables, t0, t1, t2, t3)
             if not ok:
                 return -1
-            t0 = (e0 & 1) * second
-            t1 = (e1 & 1) * second
-            t2 = (e2 & 1) * second
-            t3 = (e3 & 1) * second
+            t0 = -(e0 & 1) & second
+            t1 = -(e1 & 1) & second
+            t2 = -(e2 & 1) & second
+            t3 = -(e3 & 1) & second
             e0 >>= 1
             e1 >>= 1
             e2 >>= 1

@@ -198,14 +198,14 @@ def _canonical_order(lengths):
     for n in range(1, MAX_LENGTH + 1):
         first[n + 1] += first[n]
     used = first[MAX_LENGTH + 1]
-    order = np.empty(used + 1, np.int64)
+    order = np.empty(used, np.int64)
     fill = first.copy()
-    fill[0] = used  # uncoded symbols all land in the spare last slot
     for s in range(lengths.shape[0]):
         n = lengths[s]
-        order[fill[n]] = s
-        fill[n] += n != 0
-    return order[:used], first
+        if n:  # a branch, not a write: most symbols of a context have no code
+            order[fill[n]] = s
+            fill[n] += 1
+    return order, first
 
 
 @njit(cache=True, nogil=True)
