@@ -193,9 +193,9 @@ def decode_in_contexts(body, start, length_bytes, merges, n_ids, terminals, clas
     starts = np.zeros(_huffman.STREAMS + 1, np.int64)
     starts[1:-1] = np.frombuffer(section[head:2 * head].tobytes(), "<u4")
     starts[-1] = size
-    if (np.diff(starts) < 0).any():
+    if not starts[0] <= starts[1] <= starts[2] <= starts[3] <= starts[4]:
         raise GageBPEError("sequence segments out of order")
-    classes = class_of_byte[terminals[_expand.last_terminals(merges, n_terminals)]]
+    classes = _expand.symbol_classes(merges, n_terminals, class_of_byte[terminals])
     written = _expand.expand_contextual(
         streams, sizes, starts, lengths, classes, merges, n_terminals, terminals,
         _expand.symbol_lengths(merges, n_terminals, size), n_ids, out, size)

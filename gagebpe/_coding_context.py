@@ -38,9 +38,10 @@ def encode(grammar, hist, class_of_byte=LETTERS):
     n_terminals = int(present.sum())
     merges, ids, table = _coding_sorted.numbered(grammar, present)
     terminals = np.flatnonzero(present)
-    classes = class_of_byte[terminals[_expand.last_terminals(merges, n_terminals)]]
+    classes = _expand.symbol_classes(merges, n_terminals,
+                                     class_of_byte[terminals].astype(np.uint8))
     coded = _coded_sequence.encode_in_contexts(
-        ids, classes.astype(np.uint8),
+        ids, classes,
         _expand.symbol_lengths(merges, n_terminals, int(hist.sum())))
     if coded is None:
         return None

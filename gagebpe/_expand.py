@@ -164,14 +164,14 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
 
 
 @njit(cache=True, nogil=True)
-def last_terminals(merges, n_terminals):
-    """The terminal each symbol's phrase ends with."""
-    last = np.empty(n_terminals + merges.shape[0], np.int32)
-    for s in range(n_terminals):
-        last[s] = s
+def symbol_classes(merges, n_terminals, terminal_classes):
+    """Each symbol's class: its phrase's last byte's, ``terminal_classes``
+    giving the terminals' (a merge's is its right half's)."""
+    classes = np.empty(n_terminals + merges.shape[0], np.uint8)
+    classes[:n_terminals] = terminal_classes
     for k in range(merges.shape[0]):
-        last[n_terminals + k] = last[merges[k, 1]]
-    return last
+        classes[n_terminals + k] = classes[merges[k, 1]]
+    return classes
 
 
 @njit(cache=True, nogil=True)
