@@ -3,7 +3,7 @@
     python benchmarks/fuzz.py --cases 100000
 
 Mutates real compressed streams of every coding (STORED, PACKED, SORTED,
-FILTERED, CONTEXT, the version 0.1 HUFFMAN streams, version 2 streams, multi-block
+FILTERED, CONTEXT, FOLDED, the version 0.1 HUFFMAN streams, version 2 streams, multi-block
 streams) and 1994-format
 files: byte and bit flips, truncations, splices of two streams, blocks
 duplicated or dropped, and header fields set to extremes with their checks
@@ -44,6 +44,7 @@ def seeds():
     rows[rng.integers(0, 3_000, 300), rng.integers(2, 13, 300)] = 7
     out = []
     for name, data, kw in (("context", text, {}), ("sorted", text[:5000], {}),
+                           ("folded", text[:30_000], {"level": 9}),
                            ("packed", few, {}),
                            ("stored", noise, {}), ("filtered", rows.tobytes(), {}),
                            ("blocks", text[:20_000], {"block_size": 4096}),

@@ -10,21 +10,24 @@ Encoding is a pipeline, top to bottom:
    merges, then incremental);
 4. for each coding, keep the prefix of merges worth keeping (``_prefix``)
    and code the block (``_coding_stored``, ``_coding_packed``,
-   ``_coding_sorted``); a filtered block is framed by ``_coding_filtered``;
-5. take the smallest payload, the faster to decode on a tie.
+   ``_coding_sorted``, ``_coding_context``); a filtered block is framed by
+   ``_coding_filtered``;
+5. take the smallest payload, the faster to decode on a tie;
+6. at level 9, code a text block case-folded too (``_case``, framed by
+   ``_coding_folded``), and keep that where it is smaller.
 
 Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
 wrote, is still read).
 
 Imports ``_errors``, ``_container`` (the coding numbers), ``_filter``,
-``_grammar``, ``_prefix`` and the coding modules.
+``_case``, ``_grammar``, ``_prefix`` and the coding modules.
 """
 import numpy as np
 
-from . import (_coding_context, _coding_filtered, _coding_huffman, _coding_packed,
-               _coding_sorted, _coding_stored, _filter, _grammar, _prefix)
-from ._container import CONTEXT, FILTERED, HUFFMAN, PACKED, SORTED, STORED
+from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
+               _coding_packed, _coding_sorted, _coding_stored, _filter, _grammar, _prefix)
+from ._container import CONTEXT, FILTERED, FOLDED, HUFFMAN, PACKED, SORTED, STORED
 from ._errors import UNKNOWN_CODING, GageBPEError
 
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
@@ -86,11 +89,12 @@ def choose_filter(data, min_count):
     return best
 
 
-def encode(data, min_count=2, probe=False, merge=None):
+def encode(data, min_count=2, probe=False, merge=None, fold=False):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
-    ``worth_merging(data, min_count, probe)``."""
+    ``worth_merging(data, min_count, probe)``.  ``fold``: also code a text
+    block case-folded (FOLDED), and keep it if smaller."""
     data = bytes(data)
     if not data:
         return STORED, data
@@ -100,13 +104,31 @@ def encode(data, min_count=2, probe=False, merge=None):
         return smallest(data, _grammar.unmerged(data))
     chosen = choose_filter(data, min_count)
     if chosen is None:
-        return smallest(data, _grammar.build(data, min_count))
+        best = smallest(data, _grammar.build(data, min_count))
+        if fold and (folded := encode_folded(data, min_count)) and len(folded[1]) < len(best[1]):
+            return folded
+        return best
     filtered = _filter.apply(data, *chosen)
     coding, payload = smallest(filtered, _grammar.build(filtered, min_count))
     payload = _coding_filtered.encode(*chosen, coding, payload)
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
     return FILTERED, payload
+
+
+def encode_folded(data, min_count):
+    """``(FOLDED, payload)`` for text block ``data``, or None where it is
+    not text (fewer small letters than twice its capitals) or has no two
+    byte values to spare for the markers."""
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    markers = _case.markers(hist)
+    if markers is None or hist[97:123].sum() < 2 * hist[65:91].sum():
+        return None
+    folded = _case.fold(np.frombuffer(data, np.uint8), *markers).tobytes()
+    coding, payload = smallest(folded, _grammar.build(folded, min_count))
+    if coding == STORED:
+        return None
+    return FOLDED, _coding_folded.encode(*markers, len(folded), coding, payload)
 
 
 def smallest(data, grammar):
@@ -135,6 +157,12 @@ def decode(coding, payload, size, out):
         kind, lag, coding, payload = _coding_filtered.split(payload)
         DECODERS[coding](payload, size, out)
         _filter.unfilter(out, kind, lag)
+        return out
+    if coding == FOLDED:
+        single, word, folded_size, coding, payload = _coding_folded.split(payload, size)
+        folded = DECODERS[coding](payload, folded_size, np.empty(folded_size, np.uint8))
+        if _case.unfold(folded, single, word, out) != size:
+            raise GageBPEError("FOLDED block does not unfold to its size")
         return out
     if coding not in DECODERS:
         raise GageBPEError(UNKNOWN_CODING.format(coding))

@@ -20,18 +20,18 @@ MAGIC = b"GBPE"
 FOOTER_MAGIC = b"EPBG"
 VERSION = 3  # written
 # read: version 1 checks blocks with CRC32, 2 and 3 with XXH64; 3 adds
-# FILTERED and CONTEXT
+# FILTERED, CONTEXT and FOLDED
 VERSIONS = (1, 2, 3)
 MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
-END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT = 0, 1, 2, 3, 4, 5, 6
+END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED = range(8)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
-           3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT)}
-# Where a block's merge count lies in its payload (u32); FILTERED's is its
-# inner coding's, after the filter's four bytes.
-MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, FILTERED: 4, CONTEXT: 0}
-MERGE_COUNT_END = 8
+           3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
+# Where a block's merge count lies in its payload (u32); FILTERED's and
+# FOLDED's is their inner coding's, after their own header.
+MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, FILTERED: 4, CONTEXT: 0, FOLDED: 7}
+MERGE_COUNT_END = 11
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before
 HEADER = struct.Struct("<4sBBHII")

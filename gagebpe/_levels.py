@@ -20,6 +20,7 @@ class Level(NamedTuple):
     min_count: int
     block_size: int
     probe: bool
+    fold: bool = False  # also code text blocks case-folded, keep the smaller
 
 
 # Memory while compressing is about 26 bytes per byte of a block; a decoder
@@ -33,7 +34,7 @@ LEVELS = {
     6: Level(4, 1 << 22, True),
     7: Level(3, 1 << 23, True),
     8: Level(3, 1 << 24, True),
-    9: Level(3, 1 << 25, False),
+    9: Level(3, 1 << 25, False, True),
 }
 
 

@@ -93,7 +93,8 @@ class _BlockCoder:
         return [futures[i].result() for i in range(len(views))]
 
     def _one(self, data, merge):
-        coding, payload = _block.encode(data, self.level.min_count, self.level.probe, merge)
+        coding, payload = _block.encode(data, self.level.min_count, self.level.probe, merge,
+                                        self.level.fold)
         return _container.block(coding, payload, data)
 
     def close(self):

@@ -35,7 +35,7 @@ def _exercise():
     rows = np.tile(rng.integers(0, 256, 13, dtype=np.uint8), (20_000, 1))
     rows[:, :4] = np.arange(20_000, dtype="<u4").view(np.uint8).reshape(-1, 4)
     inputs = [
-        (sample(1 << 21), (1, 6, 9)),     # SORTED blocks; level 1 probes 1 MiB blocks
+        (sample(1 << 21), (1, 6, 9)),     # CONTEXT blocks (FOLDED at 9); level 1 probes
         (dna, (6,)),                      # probed, not merged: PACKED without merges
         (sample(3000), (6,)),             # one small SORTED block
         (b"ab" * 100, (6,)),              # PACKED with merges

@@ -121,7 +121,7 @@ def block(coding, size, payload, data_crc=0, crc=None):
 
 
 @pytest.mark.parametrize("blk, message", [
-    (block(7, 4, b"abcd"), "unsupported block coding"),
+    (block(8, 4, b"abcd"), "unsupported block coding"),
     (block(1, 4, b"abcd", crc=1), "block header check"),
     (block(1, 4, b"abcd", data_crc=1), "block check failed"),
     (block(1, (1 << 20) + 1, b"abcd"), "out of range"),
