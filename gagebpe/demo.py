@@ -22,7 +22,7 @@ def main():
     print(f"sample: {len(data):,} bytes of generated text", flush=True)
     print("warming up (the first run compiles the kernels; later runs load "
           "them from the cache)...", flush=True)
-    _, warmup = _timed(lambda: gagebpe.decompress(gagebpe.compress(data[:4096])))
+    _, warmup = _timed(lambda: gagebpe.decompress(gagebpe.compress(data[:1 << 16])))
     print(f"  ready in {warmup:.1f} s")
     blob, t_comp = _timed(gagebpe.compress, data)
     restored, t_dec = _timed(gagebpe.decompress, blob)
