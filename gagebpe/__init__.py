@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 __version__ = "0.5.0"
 
+from . import fsspec as _fsspec  # noqa: E402  (registers "gbpe" when fsspec loads)
+
+_fsspec.install()
+
 _LAZY = {
     "GageBPEFile": "._file", "open": "._file",
     "Compressor": "._stream", "Decompressor": "._stream",

@@ -385,14 +385,50 @@ def _decode_all(blocks, total, input_size, executor):
     """The bytes of ``blocks``: decoded straight into the result where the
     layout's total is plausible for its input, else one by one and joined
     (a forged layout can declare far more than its blocks will make)."""
-    run = executor.map if executor is not None else map
     if total > PLAUSIBLE_EXPANSION * input_size:
+        run = executor.map if executor is not None else map
         return b"".join(run(lambda b: _decode(*b), blocks))
     owner, out = _inplace_bytes.allocate(total)
+    _decode_in_place(blocks, out, executor)
+    return _inplace_bytes.finish(owner)
+
+
+def _decode_in_place(blocks, out, executor):
+    """Decode ``blocks`` one after another into the uint8 array ``out``,
+    which holds exactly their bytes."""
+    run = executor.map if executor is not None else map
     places, start = [], 0
     for payload, _ in blocks:
         places.append(out[start:start + payload.block.size])
         start += payload.block.size
     for _ in run(lambda b, place: _decode_into(b[0], b[1], place), blocks, places):
         pass
-    return _inplace_bytes.finish(owner)
+
+
+def decompress_into(data, out, *, threads=1):
+    """Decompress ``data`` (one or more concatenated gagebpe streams) into
+    ``out``, a writable C-contiguous buffer that must hold exactly the
+    bytes the streams declare; returns ``out``.  The errors of
+    ``decompress``, and ``GageBPEError`` if the sizes differ (raised before
+    anything is decoded)."""
+    with memoryview(out) as target:
+        if target.readonly or not target.c_contiguous:
+            raise ValueError("out must be a writable C-contiguous buffer")
+        with target.cast("B") as flat:
+            place = np.frombuffer(flat, np.uint8)
+            with memoryview(bytes(data) if type(data) is not bytes else data) as view:
+                blocks, total = _layout(view, len(place))
+                if total != len(place):
+                    raise GageBPEError(f"the data decompress to {total} bytes, "
+                                       f"not the {len(place)} that out holds")
+                threads = _check_threads(threads)
+                executor = (ThreadPoolExecutor(threads) if threads > 1 and len(blocks) > 1
+                            else None)
+                try:
+                    _decode_in_place(blocks, place, executor)
+                finally:
+                    if executor is not None:
+                        executor.shutdown()
+                    blocks.clear()
+                    del place
+    return out

@@ -89,6 +89,16 @@ def _dispatchers():
     return found
 
 
+def kernel_counts():
+    """``(compiled, loaded)``: how many kernel signatures this process has
+    compiled, and how many it loaded from the cache, so far."""
+    compiled = loaded = 0
+    for dispatcher in _dispatchers().values():
+        compiled += sum(dispatcher.stats.cache_misses.values())
+        loaded += sum(dispatcher.stats.cache_hits.values())
+    return compiled, loaded
+
+
 def main():
     from gagebpe import _jit
     if _jit.PURE_PYTHON:
@@ -97,10 +107,7 @@ def main():
         return 1
     start = time.perf_counter()
     _exercise()
-    compiled = loaded = 0
-    for dispatcher in _dispatchers().values():
-        compiled += sum(dispatcher.stats.cache_misses.values())
-        loaded += sum(dispatcher.stats.cache_hits.values())
+    compiled, loaded = kernel_counts()
     place = _jit.cache_place()
     if place is None:
         print("gagebpe.precompile: no usable kernel cache; see the warning above",

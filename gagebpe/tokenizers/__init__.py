@@ -9,11 +9,15 @@
 The command line ``python -m gagebpe.tokenizers`` (or ``gagebpe-tokenizers``)
 is a drop-in for ``subword-nmt learn-bpe`` and ``apply-bpe``.
 
-Imports the private ``_word`` and ``_errors``.
+Training on a corpus spread over many files or machines: ``count`` each
+part where it lies, ``merge_counts`` in order, ``train_counts`` once.
+
+Imports the private ``_word``, ``_byte``, ``_counts`` and ``_errors``.
 """
 from .._errors import TokenizerError, UnknownCharacterError
 from ._byte import ByteBPE, DisallowedSpecialError
+from ._counts import merge_counts
 from ._word import WordBPE
 
 __all__ = ["WordBPE", "ByteBPE", "TokenizerError", "UnknownCharacterError",
-           "DisallowedSpecialError"]
+           "DisallowedSpecialError", "merge_counts"]

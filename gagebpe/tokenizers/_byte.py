@@ -325,13 +325,28 @@ class ByteBPE:
         are added past the ranks.  ``ties``: "first" or "rustbpe"; with
         ``min_frequency=1`` and the gpt4 pattern, "rustbpe" learns what
         rustbpe learns and "first" what minbpe learns.  ``progress(n)``, if
-        given, is told the bytes read."""
-        if ties not in TIES:
-            raise ValueError(f"ties must be one of {tuple(TIES)}, not {ties!r}")
-        if vocab_size < 256 or min_frequency < 1:
-            raise ValueError("vocab_size must be at least 256 and min_frequency at least 1")
-        splitter = _patterns.Splitter(pattern)
-        counts = _count_chunks(splitter, data, progress)
+        given, is told the bytes read.  The same as ``train_counts`` of
+        ``count(data)``."""
+        _check_training(vocab_size, min_frequency, ties)  # before reading a corpus
+        return cls.train_counts(cls.count(data, pattern=pattern, progress=progress), vocab_size,
+                                pattern=pattern, special_tokens=special_tokens,
+                                min_frequency=min_frequency, ties=ties)
+
+    @staticmethod
+    def count(data, *, pattern="gpt4", progress=None):
+        """What training learns from: a dict of each chunk of ``data`` (as
+        ``train`` takes it) split by ``pattern``, as UTF-8 bytes, to its
+        count, in order of first occurrence.  Counts of the parts of a
+        corpus, added in order (``gagebpe.tokenizers.merge_counts``), are
+        the counts of the whole: count on many machines, train once."""
+        return _count_chunks(_patterns.Splitter(pattern), data, progress)
+
+    @classmethod
+    def train_counts(cls, counts, vocab_size, *, pattern="gpt4", special_tokens=None,
+                     min_frequency=2, ties="first"):
+        """``train`` from chunk counts made by ``count`` with the same
+        ``pattern`` (which the tokenizer keeps for encoding)."""
+        _check_training(vocab_size, min_frequency, ties)
         chunks = list(counts)
         sym = np.frombuffer(b"".join(chunks), np.uint8).astype(np.int32)
         length = np.fromiter(map(len, chunks), np.int64, len(chunks))
@@ -410,6 +425,13 @@ class ByteBPE:
     def __repr__(self):
         name = f" {self.name!r}" if self.name else ""
         return f"<ByteBPE{name}: {len(self._tokens)} ranks, {len(self.special_tokens)} special>"
+
+
+def _check_training(vocab_size, min_frequency, ties):
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {tuple(TIES)}, not {ties!r}")
+    if vocab_size < 256 or min_frequency < 1:
+        raise ValueError("vocab_size must be at least 256 and min_frequency at least 1")
 
 
 _pools = {}  # threads -> ThreadPoolExecutor

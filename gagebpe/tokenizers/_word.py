@@ -54,6 +54,13 @@ def _units(word, version):
 _END_KEY = 2 * ord("<") + 1
 
 
+def _check_training(num_merges, min_frequency, ties):
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {tuple(TIES)}, not {ties!r}")
+    if num_merges < 0 or min_frequency < 1:
+        raise ValueError("num_merges must be >= 0 and min_frequency >= 1")
+
+
 def _code_points(text):
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
 
@@ -180,13 +187,29 @@ class WordBPE:
         stopping early once the most frequent pair occurs fewer than
         ``min_frequency`` times.  ``ties`` is "first" or "subword-nmt" (see
         the module's docstring).  ``progress(n)``, if given, is told the
-        characters read as they are."""
-        if ties not in TIES:
-            raise ValueError(f"ties must be one of {tuple(TIES)}, not {ties!r}")
-        if num_merges < 0 or min_frequency < 1:
-            raise ValueError("num_merges must be >= 0 and min_frequency >= 1")
+        characters read as they are.  The same as ``train_counts`` of
+        ``count(text)``."""
+        _check_training(num_merges, min_frequency, ties)  # before reading a corpus
+        return cls.train_counts(cls.count(text, ties=ties, progress=progress), num_merges,
+                                min_frequency=min_frequency, ties=ties, unk_token=unk_token,
+                                byte_fallback=byte_fallback)
+
+    @staticmethod
+    def count(text, *, ties="first", progress=None):
+        """What training learns from: a dict of each word of ``text`` (as
+        ``train`` takes it, split as ``ties``' convention splits) to its
+        count, in order of first occurrence.  Counts of the parts of a
+        corpus, added in order (``gagebpe.tokenizers.merge_counts``), are
+        the counts of the whole: count on many machines, train once."""
+        _check_training(0, 1, ties)
+        return dict(_words.count(text, CONVENTIONS[TIES[ties]], progress))
+
+    @classmethod
+    def train_counts(cls, counts, num_merges, *, min_frequency=2, ties="first",
+                     unk_token=None, byte_fallback=False):
+        """``train`` from word counts made by ``count`` with the same ``ties``."""
+        _check_training(num_merges, min_frequency, ties)
         version = TIES[ties]
-        counts = _words.count(text, CONVENTIONS[version], progress)
         words = list(counts)
         length = np.fromiter(map(len, words), np.int64, len(words))
         sym, keys = _word_text.unit_ids(_code_points("".join(words)), length,

@@ -1,0 +1,96 @@
+"""The ``gbpe`` fsspec compression: registration whatever the import
+order, text and binary modes, open_files, pandas and Dask bags."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+fsspec = pytest.importorskip("fsspec")
+
+import gagebpe  # noqa: E402
+
+TEXT = "".join(f"line {i}: the quick brown fox jumps over the lazy dog\n" for i in range(3000))
+
+
+def run_fresh(code):
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", ["gagebpe", "fsspec"])
+def test_registered_in_either_import_order(first, tmp_path):
+    """``import gagebpe`` before fsspec loads, or after: both register."""
+    path = tmp_path / "x.txt.gbpe"
+    path.write_bytes(gagebpe.compress(b"hello\n"))
+    second = "fsspec" if first == "gagebpe" else "gagebpe"
+    out = run_fresh(f"""
+        import {first}, {second}
+        with fsspec.open({str(path)!r}, "rt", compression="infer") as f:
+            print(repr(f.read()))
+    """)
+    assert out.strip() == repr("hello\n")
+
+
+def test_fsspec_is_not_loaded_by_gagebpe():
+    out = run_fresh("""
+        import sys, gagebpe
+        gagebpe.compress(b"x")
+        print("fsspec.compression" in sys.modules)
+    """)
+    assert out.strip() == "False"
+
+
+def test_text_mode_round_trip(tmp_path):
+    path = str(tmp_path / "notes.txt.gbpe")
+    with fsspec.open(path, "wt", compression="infer", encoding="utf-8") as f:
+        f.write(TEXT)
+    with open(path, "rb") as f:
+        assert gagebpe.decompress(f.read()).decode() == TEXT
+    with fsspec.open(path, "rt", compression="infer", encoding="utf-8") as f:
+        assert f.readline() == TEXT.splitlines(True)[0]
+        assert f.read() == "".join(TEXT.splitlines(True)[1:])
+
+
+def test_binary_open_files_and_names(tmp_path):
+    for i in range(3):
+        (tmp_path / f"part{i}.bin.gbpe").write_bytes(
+            gagebpe.compress(bytes([i]) * 5000 + TEXT.encode()))
+    files = fsspec.open_files(str(tmp_path / "part*.bin.gbpe"), "rb", compression="infer")
+    assert len(files) == 3
+    for i, of in enumerate(sorted(files, key=lambda f: f.path)):
+        with of as f:
+            assert f.read() == bytes([i]) * 5000 + TEXT.encode()
+
+
+def test_corrupt_file_raises(tmp_path):
+    blob = bytearray(gagebpe.compress(TEXT.encode()))
+    blob[len(blob) // 2] ^= 1
+    (tmp_path / "bad.txt.gbpe").write_bytes(bytes(blob))
+    with pytest.raises(gagebpe.GageBPEError):
+        with fsspec.open(str(tmp_path / "bad.txt.gbpe"), "rt", compression="infer") as f:
+            f.read()
+
+
+def test_pandas_reads_through_fsspec(tmp_path):
+    pd = pytest.importorskip("pandas")
+    csv = "a,b\n" + "".join(f"{i},{i * i}\n" for i in range(2000))
+    path = str(tmp_path / "t.csv.gbpe")
+    with fsspec.open(path, "wt", compression="infer") as f:
+        f.write(csv)
+    with fsspec.open(path, "rt", compression="infer") as f:
+        frame = pd.read_csv(f)
+    assert frame.shape == (2000, 2) and int(frame.b.iloc[-1]) == 1999 ** 2
+
+
+def test_dask_bag_read_text(tmp_path):
+    bag = pytest.importorskip("dask.bag")
+    for i in range(2):
+        with fsspec.open(str(tmp_path / f"p{i}.txt.gbpe"), "wt", compression="infer") as f:
+            f.write(TEXT)
+    lines = bag.read_text(str(tmp_path / "p*.txt.gbpe"), compression="infer").compute(
+        scheduler="sync")
+    assert "".join(lines) == TEXT * 2
