@@ -11,14 +11,15 @@ into four segments instead, one per stream, so that each stream is also
 its own chain of contexts, and gives where the last three segments'
 bytes start (u32) after the stream sizes.
 
-Imports ``_errors``, ``_payload`` and the kernels ``_huffman``, ``_expand``.
+Imports ``_errors``, ``_jit`` and the kernels ``_huffman``, ``_expand``.
 """
 import struct
 
 import numpy as np
 
-from . import _expand, _huffman, _payload
+from . import _expand, _huffman
 from ._errors import GageBPEError
+from ._jit import njit
 
 # The code-length table's own code: lengths 0..MAX_LENGTH, each described
 # by a 4-bit length.
@@ -108,98 +109,171 @@ def encode_in_contexts(ids, classes, phrase_lengths):
 
 
 # -- decoding -------------------------------------------------------------------
+#
+# The decoding kernels return a problem number: 0 when the block decoded,
+# else an index into PROBLEMS, which ``raise_problem`` turns into the error.
+# One kernel call decodes a whole sequence: a small block's time goes to
+# calls, not to symbols.
 
-def _streams(section, lengths, what, streams):
-    """The streams of a section and their sizes, checked against the
-    section; the code checked to be complete."""
-    if not _huffman.is_complete(lengths):
-        raise GageBPEError(f"{what} code is not a complete prefix code")
-    return _split(section, what, streams)
+PROBLEMS = (
+    None,
+    "code-length section shorter than its header",
+    "code-length code padding is not zero",
+    "code-length code is not a complete prefix code",
+    "code-length section shorter than its stream sizes",
+    "code-length stream sizes overrun the section",
+    "code-length section disagrees with its codes",
+    "sequence code is not a complete prefix code",
+    "sequence section shorter than its stream sizes",
+    "sequence stream sizes overrun the section",
+    "sequence disagrees with its codes or does not expand to the declared size",
+    "block sections overrun its payload",
+    "a context's code is not a complete prefix code",
+    "sequence segments out of order",
+    "merge table is malformed or refers to an undefined symbol",
+)
+(_SHORT_LENGTHS, _LENGTH_PADDING, _LENGTH_CODE, _LENGTH_SPLIT, _, _LENGTH_STREAMS, _SEQUENCE_CODE,
+ _SEQUENCE_SPLIT, _, _EXPANSION, OVERRUN, _CONTEXT_CODE, _SEGMENTS,
+ BAD_TABLE) = range(1, len(PROBLEMS))
+_SPLIT_SHORT, _SPLIT_OVERRUN = 0, 1  # added to a section's _SPLIT problem
 
 
-def _split(section, what, streams, skip=0):
-    """The streams of a section, after its stream sizes (u32, all but the
-    last) and ``skip`` bytes more, and their sizes, checked."""
+def raise_problem(problem):
+    """Raise the error a decoding kernel's problem number stands for."""
+    if problem:
+        raise GageBPEError(PROBLEMS[problem])
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _u32(a, i):
+    return (np.int64(a[i]) | (np.int64(a[i + 1]) << 8) | (np.int64(a[i + 2]) << 16)
+            | (np.int64(a[i + 3]) << 24))
+
+
+@njit(cache=True, nogil=True)
+def _split(section, streams, skip):
+    """``(problem, start, sizes)``: where the streams of a section begin,
+    after their sizes (u32, all but the last) and ``skip`` bytes more, and
+    their sizes; problem 1 + _SPLIT_SHORT or 1 + _SPLIT_OVERRUN if they do
+    not fit (0 if they do)."""
     head = 4 * (streams - 1) + skip
-    if len(section) < head:
-        raise GageBPEError(f"{what} section shorter than its stream sizes")
-    sizes = np.empty(streams, np.int64)
-    sizes[:-1] = np.frombuffer(section[:4 * (streams - 1)].tobytes(), "<u4")
-    sizes[-1] = len(section) - head - sizes[:-1].sum()
-    if sizes[-1] < 0:
-        raise GageBPEError(f"{what} stream sizes overrun the section")
-    return section[head:], sizes
+    sizes = np.zeros(streams, np.int64)
+    if section.shape[0] < head:
+        return 1 + _SPLIT_SHORT, 0, sizes
+    total = np.int64(0)
+    for k in range(streams - 1):
+        sizes[k] = _u32(section, 4 * k)
+        total += sizes[k]
+    sizes[streams - 1] = section.shape[0] - head - total
+    if sizes[streams - 1] < 0:
+        return 1 + _SPLIT_OVERRUN, 0, sizes
+    return 0, head, sizes
 
 
-def _code_lengths(section, n_symbols, streams=1):
-    """The code length of each of ``n_symbols`` symbols, from a whole
-    code-length section (of at least LENGTH_CODE_BYTES) in ``streams``
-    streams."""
-    nibbles = section[:LENGTH_CODE_BYTES]
+@njit(cache=True, nogil=True)
+def _read_lengths(section, streams, lengths):
+    """Fill ``lengths`` (uint8, one per symbol) from a whole code-length
+    section in ``streams`` streams; the problem number."""
+    if section.shape[0] < LENGTH_CODE_BYTES:
+        return _SHORT_LENGTHS
     length_code = np.empty(2 * LENGTH_CODE_BYTES, np.uint8)
-    length_code[0::2] = nibbles & 15
-    length_code[1::2] = nibbles >> 4
-    if length_code[LENGTH_SYMBOLS:].any():
-        raise GageBPEError("code-length code padding is not zero")
-    body, sizes = _streams(section[LENGTH_CODE_BYTES:], length_code[:LENGTH_SYMBOLS],
-                           "code-length", streams)
-    lengths = np.empty(n_symbols, np.int32)
-    if not _huffman.decode(body, sizes, length_code[:LENGTH_SYMBOLS], lengths):
-        raise GageBPEError("code-length section disagrees with its codes")
-    return lengths.astype(np.uint8)
+    for i in range(LENGTH_CODE_BYTES):
+        length_code[2 * i] = section[i] & 15
+        length_code[2 * i + 1] = section[i] >> 4
+    for i in range(LENGTH_SYMBOLS, 2 * LENGTH_CODE_BYTES):
+        if length_code[i]:
+            return _LENGTH_PADDING
+    length_code = length_code[:LENGTH_SYMBOLS]
+    if not _huffman.is_complete(length_code):
+        return _LENGTH_CODE
+    body = section[LENGTH_CODE_BYTES:]
+    problem, start, sizes = _split(body, streams, 0)
+    if problem:
+        return _LENGTH_SPLIT + problem - 1
+    values = np.empty(lengths.shape[0], np.int32)
+    if not _huffman.decode(body[start:], sizes, length_code, values):
+        return _LENGTH_STREAMS
+    for s in range(lengths.shape[0]):
+        lengths[s] = values[s]
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _section_lengths(body, start, length_bytes, streams, lengths):
+    """``_read_lengths`` of the section of ``length_bytes`` at ``start``."""
+    if length_bytes < LENGTH_CODE_BYTES:
+        return _SHORT_LENGTHS
+    if start + length_bytes > body.shape[0]:
+        return OVERRUN
+    return _read_lengths(body[start:start + length_bytes], streams, lengths)
+
+
+@njit(cache=True, nogil=True)
+def expand_sequence(body, start, length_bytes, merges, n_ids, terminals, size, out):
+    """Expand the code-length and sequence sections from ``body[start:]``
+    (merges ``merges``, checked) to exactly ``size`` bytes, into ``out``;
+    the problem number."""
+    n_terminals = terminals.shape[0]
+    lengths = np.empty(n_terminals + merges.shape[0], np.uint8)
+    problem = _section_lengths(body, start, length_bytes, 1, lengths)
+    if problem:
+        return problem
+    if not _huffman.is_complete(lengths):
+        return _SEQUENCE_CODE
+    section = body[start + length_bytes:]
+    problem, at, sizes = _split(section, _huffman.STREAMS, 0)
+    if problem:
+        return _SEQUENCE_SPLIT + problem - 1
+    written = _expand.expand_coded(
+        section[at:], sizes, lengths, merges, n_terminals, terminals,
+        _expand.symbol_lengths(merges, n_terminals, size), n_ids, out, size)
+    return 0 if written == size else _EXPANSION
+
+
+@njit(cache=True, nogil=True)
+def expand_in_contexts(body, start, length_bytes, merges, n_ids, terminals, class_of_byte,
+                       size, out):
+    """Expand the two code-length sections (``length_bytes[c]`` bytes each)
+    and the sequence section coded in contexts (``encode_in_contexts``)
+    from ``body[start:]``, whose merges ``merges`` are checked and whose
+    byte values have the classes ``class_of_byte``, to exactly ``size``
+    bytes, into ``out``; the problem number."""
+    n_terminals = terminals.shape[0]
+    n_symbols = n_terminals + merges.shape[0]
+    lengths = np.empty((2, n_symbols), np.uint8)
+    for c in range(2):
+        problem = _section_lengths(body, start, length_bytes[c], _huffman.STREAMS, lengths[c])
+        if problem:
+            return problem
+        # A context no id is coded in has no code.
+        if lengths[c].any() and not _huffman.is_complete(lengths[c]):
+            return _CONTEXT_CODE
+        start += length_bytes[c]
+    section = body[start:]
+    head = 4 * (_huffman.STREAMS - 1)
+    problem, at, sizes = _split(section, _huffman.STREAMS, head)
+    if problem:
+        return _SEQUENCE_SPLIT + problem - 1
+    starts = np.zeros(_huffman.STREAMS + 1, np.int64)
+    for k in range(_huffman.STREAMS - 1):
+        starts[k + 1] = _u32(section, head + 4 * k)
+    starts[_huffman.STREAMS] = size
+    for k in range(_huffman.STREAMS):
+        if starts[k] > starts[k + 1]:
+            return _SEGMENTS
+    term_classes = np.empty(n_terminals, np.uint8)
+    for i in range(n_terminals):
+        term_classes[i] = class_of_byte[terminals[i]]
+    classes = _expand.symbol_classes(merges, n_terminals, term_classes)
+    written = _expand.expand_contextual(
+        section[at:], sizes, starts, lengths, classes, merges, n_terminals, terminals,
+        _expand.symbol_lengths(merges, n_terminals, size), n_ids, out, size)
+    return 0 if written == size else _EXPANSION
 
 
 def decode(body, start, length_bytes, merges, n_ids, terminals, size, out):
     """Expand the code-length and sequence sections from ``body[start:]``
     (merges ``merges``, checked) to exactly ``size`` bytes, into ``out``."""
-    n_terminals = len(terminals)
-    if length_bytes < LENGTH_CODE_BYTES:
-        raise GageBPEError("code-length section shorter than its header")
-    section = _payload.section(body, start, length_bytes)
-    lengths = _code_lengths(section, n_terminals + len(merges))
-    streams, sizes = _streams(body[start + length_bytes:], lengths, "sequence",
-                              _huffman.STREAMS)
-    written = _expand.expand_coded(
-        streams, sizes, lengths, merges, n_terminals, terminals,
-        _expand.symbol_lengths(merges, n_terminals, size), n_ids, out, size)
-    if written != size:
-        raise GageBPEError("sequence disagrees with its codes or "
-                           "does not expand to the declared size")
-    return out
-
-
-def decode_in_contexts(body, start, length_bytes, merges, n_ids, terminals, class_of_byte,
-                       size, out):
-    """Expand the two code-length sections (``length_bytes`` each) and the
-    sequence section coded in contexts (``encode_in_contexts``) from
-    ``body[start:]``, whose merges ``merges`` are checked and whose byte
-    values have the classes ``class_of_byte``, to exactly ``size`` bytes,
-    into ``out``."""
-    n_terminals = len(terminals)
-    n_symbols = n_terminals + len(merges)
-    lengths = np.empty((2, n_symbols), np.uint8)
-    for c in (0, 1):
-        if length_bytes[c] < LENGTH_CODE_BYTES:
-            raise GageBPEError("code-length section shorter than its header")
-        lengths[c] = _code_lengths(_payload.section(body, start, length_bytes[c]), n_symbols,
-                                   _huffman.STREAMS)
-        # A context no id is coded in has no code.
-        if lengths[c].any() and not _huffman.is_complete(lengths[c]):
-            raise GageBPEError(f"context {c} code is not a complete prefix code")
-        start += length_bytes[c]
-    section = body[start:]
-    head = 4 * (_huffman.STREAMS - 1)
-    streams, sizes = _split(section, "sequence", _huffman.STREAMS, skip=head)
-    starts = np.zeros(_huffman.STREAMS + 1, np.int64)
-    starts[1:-1] = np.frombuffer(section[head:2 * head].tobytes(), "<u4")
-    starts[-1] = size
-    if not starts[0] <= starts[1] <= starts[2] <= starts[3] <= starts[4]:
-        raise GageBPEError("sequence segments out of order")
-    classes = _expand.symbol_classes(merges, n_terminals, class_of_byte[terminals])
-    written = _expand.expand_contextual(
-        streams, sizes, starts, lengths, classes, merges, n_terminals, terminals,
-        _expand.symbol_lengths(merges, n_terminals, size), n_ids, out, size)
-    if written != size:
-        raise GageBPEError("sequence disagrees with its codes or "
-                           "does not expand to the declared size")
+    raise_problem(expand_sequence(body, start, length_bytes, merges, n_ids, terminals, size,
+                                  out))
     return out

@@ -21,9 +21,11 @@ import numpy as np
 
 from . import _coded_sequence, _coding_sorted, _expand, _payload
 from ._errors import GageBPEError
+from ._jit import njit
 
 # merges, ids, bytes of the merge table, of each code-length section, bitmaps
 HEAD = struct.Struct("<IIIII32s32s")
+HEAD_SIZE = HEAD.size
 # gagebpe puts letters in class 1.
 LETTERS = np.zeros(256, bool)
 LETTERS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", np.uint8)] = True
@@ -57,11 +59,24 @@ def decode(payload, size, out):
         payload, HEAD, "CONTEXT")
     terminals = _payload.terminals(bitmap)
     _payload.check_counts(len(terminals), n_merges, n_ids, size)
-    body = np.frombuffer(payload, np.uint8)
-    merges = _coding_sorted.unpack_table(body, HEAD.size, table_bytes, len(terminals), n_merges)
     class_of_byte = np.unpackbits(np.frombuffer(class_bitmap, np.uint8), bitorder="little")
     if (class_of_byte & ~np.unpackbits(np.frombuffer(bitmap, np.uint8), bitorder="little")).any():
         raise GageBPEError("class bitmap marks a byte value the block does not hold")
-    return _coded_sequence.decode_in_contexts(
-        body, HEAD.size + table_bytes, (lengths0, lengths1), merges, n_ids, terminals,
-        class_of_byte, size, out)
+    _coded_sequence.raise_problem(_decode_payload(
+        np.frombuffer(payload, np.uint8), n_merges, n_ids, table_bytes, lengths0, lengths1,
+        terminals, class_of_byte, size, out))
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _decode_payload(body, n_merges, n_ids, table_bytes, lengths0, lengths1, terminals, class_of_byte,
+            size, out):
+    """The whole payload after its header, in one call; the problem number."""
+    merges = np.empty((n_merges, 2), np.int32)
+    problem = _coding_sorted.unpack_table(body, HEAD_SIZE, table_bytes, terminals.shape[0],
+                                          merges)
+    if problem:
+        return problem
+    return _coded_sequence.expand_in_contexts(
+        body, HEAD_SIZE + table_bytes, np.array([lengths0, lengths1], np.int64), merges, n_ids,
+        terminals, class_of_byte, size, out)

@@ -16,10 +16,11 @@ import struct
 import numpy as np
 
 from . import _coded_sequence, _huffman, _payload, _sorted_table
-from ._errors import GageBPEError
+from ._jit import njit
 
 # merges, ids, bytes of the merge table, bytes of the code lengths, bitmap
 HEAD = struct.Struct("<IIII32s")
+HEAD_SIZE = HEAD.size
 
 
 def numbered(grammar, present):
@@ -34,13 +35,26 @@ def numbered(grammar, present):
     return merges, ids, _sorted_table.pack(merges, depth_sizes, n_terminals).tobytes()
 
 
-def unpack_table(body, start, table_bytes, n_terminals, n_merges):
-    """The merges of a compact table section, checked."""
-    table = _payload.section(body, start, table_bytes)
+@njit(cache=True, nogil=True)
+def unpack_table(body, start, table_bytes, n_terminals, merges):
+    """Fill ``merges`` from the compact table section at ``start``; the
+    problem number (``_coded_sequence.PROBLEMS``)."""
+    if start + table_bytes > body.shape[0]:
+        return _coded_sequence.OVERRUN
+    if not _sorted_table.unpack(body[start:start + table_bytes], n_terminals, merges):
+        return _coded_sequence.BAD_TABLE
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _decode_payload(body, n_merges, n_ids, table_bytes, length_bytes, terminals, size, out):
+    """The whole payload after its header, in one call; the problem number."""
     merges = np.empty((n_merges, 2), np.int32)
-    if not _sorted_table.unpack(table, n_terminals, merges):
-        raise GageBPEError("merge table is malformed or refers to an undefined symbol")
-    return merges
+    problem = unpack_table(body, HEAD_SIZE, table_bytes, terminals.shape[0], merges)
+    if problem:
+        return problem
+    return _coded_sequence.expand_sequence(body, HEAD_SIZE + table_bytes, length_bytes, merges,
+                                           n_ids, terminals, size, out)
 
 
 def encode(grammar, hist):
@@ -64,7 +78,6 @@ def decode(payload, size, out):
         payload, HEAD, "SORTED")
     terminals = _payload.terminals(bitmap)
     _payload.check_counts(len(terminals), n_merges, n_ids, size)
-    body = np.frombuffer(payload, np.uint8)
-    merges = unpack_table(body, HEAD.size, table_bytes, len(terminals), n_merges)
-    return _coded_sequence.decode(body, HEAD.size + table_bytes, length_bytes,
-                                  merges, n_ids, terminals, size, out)
+    _coded_sequence.raise_problem(_decode_payload(np.frombuffer(payload, np.uint8), n_merges, n_ids,
+                                          table_bytes, length_bytes, terminals, size, out))
+    return out

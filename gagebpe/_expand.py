@@ -122,8 +122,8 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
     # Each code's payload is its phrase entry.
     dtable = _huffman.decode_table(
         code_lengths, (offsets.astype(np.int64) << PHRASE_SHIFT) | lengths)
-    padded, base, bitpos = _huffman.streams(section, sizes)
     m = sizes.shape[0]
+    padded, base, bitpos = _huffman.streams(section, sizes, (n_ids + m - 1) // m)
     pos = np.uint64(0)
     end = np.uint64(size)
     i = 0
@@ -199,7 +199,7 @@ def expand_contextual(section, sizes, starts, code_lengths, classes, merges, n_t
     first = _huffman.decode_table(code_lengths[0], payloads)
     tables = np.concatenate((first, _huffman.decode_table(code_lengths[1], payloads)))
     second = np.int64(first.shape[0])  # where context 1's table starts
-    padded, base, bitpos = _huffman.streams(section, sizes)
+    padded, base, bitpos = _huffman.streams(section, sizes, n_ids // 4 + 1)
     p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
     q0, q1, q2, q3 = (np.uint64(starts[0]), np.uint64(starts[1]),
                       np.uint64(starts[2]), np.uint64(starts[3]))

@@ -36,22 +36,38 @@ MIN_LIFT = 0.4
 LAG_TOLERANCE = 0.02
 
 
+LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+HIGH = np.uint64(0x8080808080808080)
+ONES = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _zero_bytes(x):
+    """How many of the eight bytes of ``x`` are zero (exactly: no borrow
+    crosses from one byte into the next)."""
+    high = ~(((x & LOW7) + LOW7) | x | LOW7)  # high bit of each zero byte
+    return np.int64(((high >> np.uint64(7)) * ONES) >> np.uint64(56))
+
+
 @njit(cache=True, nogil=True)
 def repeat_counts(sample, max_lag):
     """``counts[L]``: how many bytes of ``sample`` (uint8) equal the byte L
-    before them, for L in 1..max_lag (``counts[0]`` is 0)."""
+    before them, for L in 1..max_lag (``counts[0]`` is 0); eight bytes
+    compared at a time."""
     counts = np.zeros(max_lag + 1, np.int64)
     n = len(sample)
     for lag in range(1, min(max_lag, n - 1) + 1):
         c = 0
-        for i in range(lag, n):
+        i = lag
+        while i + 8 <= n:
+            at = np.uint64(i)
+            c += _zero_bytes(load8(sample, at) ^ load8(sample, at - np.uint64(lag)))
+            i += 8
+        while i < n:
             c += sample[i] == sample[i - lag]
+            i += 1
         counts[lag] = c
     return counts
-
-
-LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
-HIGH = np.uint64(0x8080808080808080)
 
 
 @njit(cache=True, nogil=True, inline='always')

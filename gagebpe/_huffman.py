@@ -212,29 +212,37 @@ def _canonical_order(lengths):
 def decode_table(lengths, payloads):
     """The two-level decoding table of a code whose symbol s decodes to
     ``payloads[s]`` (below 2^58): an entry (see above) for each value of
-    the next FAST_BITS bits, then the second-level tables.  Symbols are
-    visited in code order, so that every symbol of one length fills the
-    same number of entries."""
+    the next FAST_BITS bits, then the second-level tables; entries no code
+    reaches are 0.  Symbols are visited in code order, so that every symbol
+    of one length fills the same number of entries; the codes longer than
+    FAST_BITS come last, so their prefixes are the top ones, from ``top``
+    on, and only those are looked at twice (a small block's table costs
+    its entries, not a pass over every prefix)."""
     order, first = _canonical_order(lengths)
     size = 1 << FAST_BITS
-    longest = np.zeros(size, np.int64)  # longest code under each prefix
+    top = size
+    longest = np.zeros(0, np.int64)  # longest code under each prefix from top on
     code = 0
     for n in range(1, MAX_LENGTH + 1):
-        if n > FAST_BITS:
-            for j in range(first[n + 1] - first[n]):
-                longest[(code + j) >> (n - FAST_BITS)] = n  # lengths only grow
-        code = (code + first[n + 1] - first[n]) << 1
-    offsets = np.zeros(size, np.int64)
+        count = first[n + 1] - first[n]
+        if n > FAST_BITS and count:
+            if top == size:
+                top = code >> (n - FAST_BITS)
+                longest = np.zeros(size - top, np.int64)
+            for j in range(count):
+                longest[((code + j) >> (n - FAST_BITS)) - top] = n  # lengths only grow
+        code = (code + count) << 1
+    offsets = np.zeros(size - top, np.int64)
     total = size
-    for v in range(size):
-        if longest[v]:
-            offsets[v] = total
-            total += 1 << (longest[v] - FAST_BITS)
+    for p in range(size - top):
+        if longest[p]:
+            offsets[p] = total
+            total += 1 << (longest[p] - FAST_BITS)
     table = np.zeros(total, np.int64)
-    for v in range(size):
-        if longest[v]:
-            table[v] = ((offsets[v] << OFFSET_SHIFT)
-                        | ((longest[v] - FAST_BITS) << LENGTH_BITS) | POINTER)
+    for p in range(size - top):
+        if longest[p]:
+            table[top + p] = ((offsets[p] << OFFSET_SHIFT)
+                              | ((longest[p] - FAST_BITS) << LENGTH_BITS) | POINTER)
     code = 0
     for n in range(1, MAX_LENGTH + 1):
         for j in range(first[n + 1] - first[n]):
@@ -242,14 +250,12 @@ def decode_table(lengths, payloads):
             c = code + j
             if n <= FAST_BITS:
                 start = c << (FAST_BITS - n)
-                for v in range(start, start + (1 << (FAST_BITS - n))):
-                    table[v] = entry
+                table[start:start + (1 << (FAST_BITS - n))] = entry
             else:
-                prefix = c >> (n - FAST_BITS)
-                spare = longest[prefix] - n  # bits the sub-table reads past this code
-                start = offsets[prefix] + ((c & ((1 << (n - FAST_BITS)) - 1)) << spare)
-                for v in range(start, start + (1 << spare)):
-                    table[v] = entry
+                p = (c >> (n - FAST_BITS)) - top
+                spare = longest[p] - n  # bits the sub-table reads past this code
+                start = offsets[p] + ((c & ((1 << (n - FAST_BITS)) - 1)) << spare)
+                table[start:start + (1 << spare)] = entry
         code = (code + first[n + 1] - first[n]) << 1
     return table
 
@@ -311,7 +317,8 @@ def decode(section, sizes, lengths, out):
     ``is_complete``.  Returns False unless every stream holds exactly its
     symbols' codes followed by zero padding bits."""
     table = decode_table(lengths, np.arange(lengths.shape[0]))
-    padded, base, bitpos = streams(section, sizes)
+    m = sizes.shape[0]
+    padded, base, bitpos = streams(section, sizes, (out.shape[0] + m - 1) // m)
     return (_read_all(padded, base, sizes, bitpos, table, out)
             and ends_cleanly(padded, base, sizes, bitpos))
 
@@ -374,20 +381,23 @@ def _read_all(padded, base, sizes, bitpos, table, out):
         bitpos[0], bitpos[1], bitpos[2], bitpos[3] = p0, p1, p2, p3
     return read_payloads(padded, base, sizes, bitpos, table, j, out[j:])
 @njit(cache=True, nogil=True)
-def streams(section, sizes):
+def streams(section, sizes, most):
     """``(padded, base, pos)``: the ``len(sizes)`` streams of ``section``
-    copied apart with PADDING zero bytes after each, where each starts,
-    and each one's bit position (at its start)."""
+    copied apart with zero padding after each, where each starts, and each
+    one's bit position (at its start).  ``most`` bounds the codes read from
+    any one stream: the padding covers what they and an 8-byte load can
+    reach past its end, up to PADDING (between two checks)."""
     m = sizes.shape[0]
+    pad = min(PADDING, (max(most, 0) * MAX_LENGTH + 7) // 8 + 16)
     base = np.zeros(m + 1, np.int64)
     # Not np.zeros: fresh zeroed pages cost more than writing the padding.
-    padded = np.empty(sizes.sum() + m * PADDING, np.uint8)
+    padded = np.empty(sizes.sum() + m * pad, np.uint8)
     src = 0
     for k in range(m):
         padded[base[k]:base[k] + sizes[k]] = section[src:src + sizes[k]]
-        padded[base[k] + sizes[k]:base[k] + sizes[k] + PADDING] = 0
+        padded[base[k] + sizes[k]:base[k] + sizes[k] + pad] = 0
         src += sizes[k]
-        base[k + 1] = base[k] + sizes[k] + PADDING
+        base[k + 1] = base[k] + sizes[k] + pad
     pos = np.empty(m, np.uint64)
     for k in range(m):
         pos[k] = np.uint64(base[k]) * np.uint64(8)

@@ -16,6 +16,9 @@ import sys
 
 import numpy as np
 
+# Below this, a bytearray copied at the end costs less than the ctypes calls.
+SMALL = 48 << 10
+
 if sys.implementation.name == "cpython":
     _new_bytes = ctypes.pythonapi.PyBytes_FromStringAndSize
     _new_bytes.restype = ctypes.py_object
@@ -39,7 +42,7 @@ def allocate(n):
     """``(owner, array)``: ``array`` is ``n`` writable bytes, not yet
     written, that ``finish(owner)`` returns as bytes.  Nothing may keep
     ``owner`` or write to ``array`` after ``finish``."""
-    if _new_bytes is None or n == 0:
+    if _new_bytes is None or n < SMALL:
         owner = bytearray(n)
         return owner, np.frombuffer(owner, np.uint8)
     owner = _new_bytes(None, n)

@@ -36,4 +36,5 @@ def decode(merges, ids):
     ids = np.ascontiguousarray(ids, np.int32)
     size = decoded_size(merges, ids)
     terminals = np.arange(N_BYTES, dtype=np.uint8)
+    terminals.flags.writeable = False  # the decoders' kernel signature
     return expand(merges, ids, terminals, size, np.empty(size, np.uint8)).tobytes()
