@@ -89,12 +89,13 @@ def choose_filter(data, min_count):
     return best
 
 
-def encode(data, min_count=2, probe=False, merge=None, fold=False):
+def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
     ``worth_merging(data, min_count, probe)``.  ``fold``: also code a text
-    block case-folded (FOLDED), and keep it if smaller."""
+    block case-folded (FOLDED), and keep it if smaller.  CONTEXT is tried
+    only for blocks of at least ``context_from`` bytes."""
     data = bytes(data)
     if not data:
         return STORED, data
@@ -102,14 +103,15 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False):
         merge = worth_merging(data, min_count, probe)
     if not merge:
         return smallest(data, _grammar.unmerged(data))
+    context = len(data) >= context_from
     chosen = choose_filter(data, min_count)
     if chosen is None:
-        best = smallest(data, _grammar.build(data, min_count))
+        best = smallest(data, _grammar.build(data, min_count), context)
         if fold and (folded := encode_folded(data, min_count)) and len(folded[1]) < len(best[1]):
             return folded
         return best
     filtered = _filter.apply(data, *chosen)
-    coding, payload = smallest(filtered, _grammar.build(filtered, min_count))
+    coding, payload = smallest(filtered, _grammar.build(filtered, min_count), context)
     payload = _coding_filtered.encode(*chosen, coding, payload)
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
@@ -131,13 +133,16 @@ def encode_folded(data, min_count):
     return FOLDED, _coding_folded.encode(*markers, len(folded), coding, payload)
 
 
-def smallest(data, grammar):
+def smallest(data, grammar, context=True):
     """The smallest ``(coding, payload)`` of ``data``, whose grammar is
-    ``grammar``, among STORED and the grammar codings."""
+    ``grammar``, among STORED and the grammar codings (CONTEXT only if
+    ``context``)."""
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     best = (STORED, _coding_stored.encode(data))
     cut = {}  # the grammar cut back to each prefix asked for
     for coding, prefix, encode_grammar in GRAMMAR_CODINGS:
+        if coding == CONTEXT and not context:
+            continue
         keep = prefix(grammar, hist)
         if keep not in cut:
             cut[keep] = _grammar.truncate(grammar, keep)

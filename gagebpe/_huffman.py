@@ -250,12 +250,14 @@ def decode_table(lengths, payloads):
             c = code + j
             if n <= FAST_BITS:
                 start = c << (FAST_BITS - n)
-                table[start:start + (1 << (FAST_BITS - n))] = entry
+                count = 1 << (FAST_BITS - n)
             else:
                 p = (c >> (n - FAST_BITS)) - top
                 spare = longest[p] - n  # bits the sub-table reads past this code
                 start = offsets[p] + ((c & ((1 << (n - FAST_BITS)) - 1)) << spare)
-                table[start:start + (1 << spare)] = entry
+                count = 1 << spare
+            for v in range(start, start + count):  # a loop: slices cost more per code
+                table[v] = entry
         code = (code + first[n + 1] - first[n]) << 1
     return table
 
@@ -311,16 +313,47 @@ def read_abreast(padded, p0, p1, p2, p3, tables, t0, t1, t2, t3):
 def decode(section, sizes, lengths, out):
     """Decode ``len(out)`` symbols from ``section``, which holds
     ``len(sizes)`` (1 or STREAMS) streams of ``sizes[k]`` bytes each; symbol
-    i is in stream ``i % len(sizes)``.  (The block decoder reads the
-    sequence in ``_expand.expand_coded``, four streams abreast; this plain
-    loop serves the one-stream code-length table.)  ``lengths`` must pass
-    ``is_complete``.  Returns False unless every stream holds exactly its
-    symbols' codes followed by zero padding bits."""
-    table = decode_table(lengths, np.arange(lengths.shape[0]))
+    i is in stream ``i % len(sizes)``.  This serves the code-length
+    sections, whose codes are at most 15 bits: one table of 2^(longest
+    code) entries, one lookup per symbol (the sequence is read in
+    ``_expand``, four streams abreast, through the two-level tables).
+    ``lengths`` must pass ``is_complete``.  Returns False unless every
+    stream holds exactly its symbols' codes followed by zero padding bits."""
+    bits = 1
+    for n in lengths:
+        if n > 15:
+            return False
+        bits = max(bits, np.int64(n))
+    order, first = _canonical_order(lengths)
+    table = np.zeros(1 << bits, np.int64)  # symbol << LENGTH_BITS | length; 0: no code
+    code = 0
+    for n in range(1, bits + 1):
+        for j in range(first[n + 1] - first[n]):
+            start = (code + j) << (bits - n)
+            for v in range(start, start + (1 << (bits - n))):
+                table[v] = (order[first[n] + j] << LENGTH_BITS) | n
+        code = (code + first[n + 1] - first[n]) << 1
     m = sizes.shape[0]
     padded, base, bitpos = streams(section, sizes, (out.shape[0] + m - 1) // m)
-    return (_read_all(padded, base, sizes, bitpos, table, out)
-            and ends_cleanly(padded, base, sizes, bitpos))
+    shift = np.uint64(64 - bits)
+    k = 0
+    for i in range(out.shape[0]):
+        if i % CHECK_EVERY == 0:
+            for j in range(m):
+                if not within(bitpos[j], base, sizes, j):
+                    return False
+        pos = bitpos[k]
+        word = load8_be(padded, pos >> np.uint64(3)) << (pos & np.uint64(7))
+        entry = table[np.int64(word >> shift)]
+        if entry & LENGTH_MASK == 0:
+            return False
+        out[i] = entry >> LENGTH_BITS
+        bitpos[k] = pos + np.uint64(entry & LENGTH_MASK)
+        k = k + 1 if k + 1 < m else 0
+    for k in range(m):
+        if not within(bitpos[k], base, sizes, k):
+            return False
+    return ends_cleanly(padded, base, sizes, bitpos)
 
 
 @njit(cache=True, nogil=True)
@@ -344,42 +377,6 @@ def read_payloads(padded, base, sizes, bitpos, table, first, out):
     return True
 
 
-@njit(cache=True, nogil=True)
-def _read_all(padded, base, sizes, bitpos, table, out):
-    """``read_payloads`` of a whole section, with its bit positions in
-    registers where it has one stream or STREAMS.  (Kept apart from
-    ``read_payloads``, which the block decoders call for their last few
-    ids: compiled into them, this loop slowed theirs by half.)"""
-    m = sizes.shape[0]
-    n = out.shape[0]
-    j = 0
-    if m == 1:
-        pos = bitpos[0]
-        for j in range(n):
-            if j % CHECK_EVERY == 0 and not within(pos, base, sizes, 0):
-                return False
-            payload, length = read(padded, pos, table)
-            if length == 0:
-                return False
-            out[j] = payload
-            pos += np.uint64(length)
-        bitpos[0] = pos
-        return True
-    if m == STREAMS:
-        p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
-        while j + 4 <= n:
-            for _ in range(min(CHECK_EVERY, (n - j) // 4)):
-                ok, (v0, v1, v2, v3), (p0, p1, p2, p3) = read_abreast(
-                    padded, p0, p1, p2, p3, table, 0, 0, 0, 0)
-                if not ok:
-                    return False
-                out[j], out[j + 1], out[j + 2], out[j + 3] = v0, v1, v2, v3
-                j += 4
-            if not (within(p0, base, sizes, 0) and within(p1, base, sizes, 1)
-                    and within(p2, base, sizes, 2) and within(p3, base, sizes, 3)):
-                return False
-        bitpos[0], bitpos[1], bitpos[2], bitpos[3] = p0, p1, p2, p3
-    return read_payloads(padded, base, sizes, bitpos, table, j, out[j:])
 @njit(cache=True, nogil=True)
 def streams(section, sizes, most):
     """``(padded, base, pos)``: the ``len(sizes)`` streams of ``section``

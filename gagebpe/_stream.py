@@ -93,8 +93,9 @@ class _BlockCoder:
         return [futures[i].result() for i in range(len(views))]
 
     def _one(self, data, merge):
-        coding, payload = _block.encode(data, self.level.min_count, self.level.probe, merge,
-                                        self.level.fold)
+        level = self.level
+        coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
+                                        level.context_from)
         return _container.block(coding, payload, data)
 
     def close(self):

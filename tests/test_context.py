@@ -85,7 +85,7 @@ def test_segments_out_of_order_are_refused():
 
 def test_every_corrupted_byte_is_refused_or_caught_by_the_check():
     data = sample(20_000)
-    blob = gagebpe.compress(data)
+    blob = gagebpe.compress(data, 7)  # levels 1-6 take CONTEXT from 1 MB blocks
     start = _container.HEADER.size + _container.BLOCK_HEADER.size
     assert blob[_container.HEADER.size] == CONTEXT
     for at in range(start, len(blob) - _container.trailer_size(1)):
