@@ -72,9 +72,10 @@ def block(coding, payload, data):
 
 def trailer(index):
     """The trailer for blocks ``index = [(stream bytes, size), ...]``."""
-    body = bytes([END_OF_BLOCKS]) + b"".join(INDEX_ENTRY.pack(*e) for e in index)
-    counts = struct.pack("<IQ", len(index), sum(size for _, size in index))
-    return body + counts + struct.pack("<I", _crc(body, counts)) + FOOTER_MAGIC
+    entries = [value for entry in index for value in entry]
+    body = struct.pack(f"<B{len(entries)}I", END_OF_BLOCKS, *entries)
+    counts = struct.pack("<IQ", len(index), sum(entries[1::2]))
+    return body + counts + struct.pack("<I4s", _crc(body, counts), FOOTER_MAGIC)
 
 
 def trailer_size(n_blocks):

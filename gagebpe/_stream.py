@@ -397,6 +397,9 @@ def _decode_all(blocks, total, input_size, executor):
 def _decode_in_place(blocks, out, executor):
     """Decode ``blocks`` one after another into the uint8 array ``out``,
     which holds exactly their bytes."""
+    if len(blocks) == 1:  # a chunk's one block: no machinery
+        _decode_into(blocks[0][0], blocks[0][1], out)
+        return
     run = executor.map if executor is not None else map
     places, start = [], 0
     for payload, _ in blocks:
