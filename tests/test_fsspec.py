@@ -94,3 +94,13 @@ def test_dask_bag_read_text(tmp_path):
     lines = bag.read_text(str(tmp_path / "p*.txt.gbpe"), compression="infer").compute(
         scheduler="sync")
     assert "".join(lines) == TEXT * 2
+
+
+def test_dask_read_bytes(tmp_path):
+    read_bytes = pytest.importorskip("dask.bytes").read_bytes
+    for i in range(2):
+        (tmp_path / f"b{i}.bin.gbpe").write_bytes(gagebpe.compress(bytes([i]) * 3000))
+    sample, blocks = read_bytes(str(tmp_path / "b*.bin.gbpe"), compression="infer",
+                                blocksize=None, sample=False)
+    parts = [block.compute(scheduler="sync") for file_blocks in blocks for block in file_blocks]
+    assert parts == [bytes([0]) * 3000, bytes([1]) * 3000]
