@@ -43,7 +43,7 @@ def seeds():
     rows[:, :2] = np.arange(3_000, dtype="<u2").view(np.uint8).reshape(-1, 2)
     rows[rng.integers(0, 3_000, 300), rng.integers(2, 13, 300)] = 7
     out = []
-    for name, data, kw in (("context", text, {}), ("sorted", text[:5000], {}),
+    for name, data, kw in (("context", text, {"level": 7}), ("sorted", text[:5000], {}),
                            ("folded", text[:30_000], {"level": 9}),
                            ("packed", few, {}),
                            ("stored", noise, {}), ("filtered", rows.tobytes(), {}),
