@@ -47,7 +47,8 @@ class GageBPE(Codec):
         """The bytes of the stream ``buf``; into ``out`` (a contiguous
         array or buffer of exactly their size, filled without a copy) when
         given, which is returned."""
-        buf = ensure_contiguous_ndarray(buf)
+        if not isinstance(buf, bytes):  # bytes go to the decoder as they are
+            buf = ensure_contiguous_ndarray(buf)
         if out is None:
             return decompress(buf)
         target = ensure_contiguous_ndarray(out)
