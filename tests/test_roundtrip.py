@@ -151,3 +151,26 @@ def test_the_old_name_of_the_limit_still_works_and_says_so():
         with gagebpe.open(io.BytesIO(blob), max_length=699) as f:
             with pytest.raises(gagebpe.GageBPEError, match="output limit"):
                 f.read()
+
+
+@given(st.lists(byte_strings(2000), min_size=1, max_size=3), st.sampled_from([None, 512]))
+def test_decompress_into_a_buffer(parts, block_size):
+    """The in-place decoder numcodecs uses: concatenated streams of one or
+    more blocks fill a buffer of exactly their size; any other size is
+    refused before anything is decoded."""
+    import numpy as np
+    from gagebpe._stream import decompress_into
+    blob = b"".join(gagebpe.compress(p, block_size=block_size) for p in parts)
+    want = b"".join(parts)
+    out = bytearray(len(want))
+    assert decompress_into(blob, out) is out and bytes(out) == want
+    array = np.empty(len(want), np.uint8)
+    decompress_into(memoryview(blob), array)
+    assert array.tobytes() == want
+    with pytest.raises(gagebpe.GageBPEError):
+        decompress_into(blob, bytearray(len(want) + 1))
+    if want:
+        with pytest.raises(gagebpe.GageBPEError):
+            decompress_into(blob, bytearray(len(want) - 1))
+        with pytest.raises(ValueError):
+            decompress_into(blob, bytes(len(want)))  # read-only
