@@ -190,11 +190,8 @@ def _read_lengths(section, streams, lengths):
     problem, start, sizes = _split(body, streams, 0)
     if problem:
         return _LENGTH_SPLIT + problem - 1
-    values = np.empty(lengths.shape[0], np.int32)
-    if not _huffman.decode(body[start:], sizes, length_code, values):
+    if not _huffman.decode(body[start:], sizes, length_code, lengths):
         return _LENGTH_STREAMS
-    for s in range(lengths.shape[0]):
-        lengths[s] = values[s]
     return 0
 
 
