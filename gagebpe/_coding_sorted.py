@@ -47,7 +47,7 @@ def unpack_table(body, start, table_bytes, n_terminals, merges):
 
 
 @njit(cache=True, nogil=True)
-def _decode_payload(body, n_merges, n_ids, table_bytes, length_bytes, terminals, size, out):
+def decode_payload(body, n_merges, n_ids, table_bytes, length_bytes, terminals, size, out):
     """The whole payload after its header, in one call; the problem number."""
     merges = np.empty((n_merges, 2), np.int32)
     problem = unpack_table(body, HEAD_SIZE, table_bytes, terminals.shape[0], merges)
@@ -78,6 +78,6 @@ def decode(payload, size, out):
         payload, HEAD, "SORTED")
     terminals = _payload.terminals(bitmap)
     _payload.check_counts(len(terminals), n_merges, n_ids, size)
-    _coded_sequence.raise_problem(_decode_payload(np.frombuffer(payload, np.uint8), n_merges, n_ids,
+    _coded_sequence.raise_problem(decode_payload(np.frombuffer(payload, np.uint8), n_merges, n_ids,
                                           table_bytes, length_bytes, terminals, size, out))
     return out

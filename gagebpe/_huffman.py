@@ -212,8 +212,9 @@ def _canonical_order(lengths):
 def decode_table(lengths, payloads):
     """The two-level decoding table of a code whose symbol s decodes to
     ``payloads[s]`` (below 2^58): an entry (see above) for each value of
-    the next FAST_BITS bits, then the second-level tables; entries no code
-    reaches are 0.  Symbols are visited in code order, so that every symbol
+    the next FAST_BITS bits, then the second-level tables.  ``lengths``
+    must form a complete code or have at most one code; entries no code
+    reaches (only a code of one has them) are 0.  Symbols are visited in code order, so that every symbol
     of one length fills the same number of entries; the codes longer than
     FAST_BITS come last, so their prefixes are the top ones, from ``top``
     on, and only those are looked at twice (a small block's table costs
@@ -238,7 +239,8 @@ def decode_table(lengths, payloads):
         if longest[p]:
             offsets[p] = total
             total += 1 << (longest[p] - FAST_BITS)
-    table = np.zeros(total, np.int64)
+    # A complete code writes every entry: only a code of one needs zeros.
+    table = np.empty(total, np.int64) if first[MAX_LENGTH + 1] > 1 else np.zeros(total, np.int64)
     for p in range(size - top):
         if longest[p]:
             table[top + p] = ((offsets[p] << OFFSET_SHIFT)
@@ -262,8 +264,8 @@ def decode_table(lengths, payloads):
     return table
 
 
-# Codes are read from 8-byte loads; each stream is copied into a buffer with
-# this much zero padding after it, and checked for overrun every
+# Codes are read from 8-byte loads; the streams are copied into a buffer with
+# this much zero padding after them, and each is checked for overrun every
 # CHECK_EVERY symbols (which read at most CHECK_EVERY * MAX_LENGTH bits).
 CHECK_EVERY = 1024
 PADDING = CHECK_EVERY * MAX_LENGTH // 8 + 16
@@ -377,21 +379,22 @@ def read_payloads(padded, base, sizes, bitpos, table, first, out):
 @njit(cache=True, nogil=True)
 def streams(section, sizes, most):
     """``(padded, base, pos)``: the ``len(sizes)`` streams of ``section``
-    copied apart with zero padding after each, where each starts, and each
+    copied with zero padding after the last, where each starts, and each
     one's bit position (at its start).  ``most`` bounds the codes read from
     any one stream: the padding covers what they and an 8-byte load can
     reach past its end, up to PADDING (between two checks)."""
     m = sizes.shape[0]
     pad = min(PADDING, (max(most, 0) * MAX_LENGTH + 7) // 8 + 16)
     base = np.zeros(m + 1, np.int64)
-    # Not np.zeros: fresh zeroed pages cost more than writing the padding.
-    padded = np.empty(sizes.sum() + m * pad, np.uint8)
-    src = 0
     for k in range(m):
-        padded[base[k]:base[k] + sizes[k]] = section[src:src + sizes[k]]
-        padded[base[k] + sizes[k]:base[k] + sizes[k] + pad] = 0
-        src += sizes[k]
-        base[k + 1] = base[k] + sizes[k] + pad
+        base[k + 1] = base[k] + sizes[k]
+    # One copy, the padding after the last stream: a stream read past its
+    # end reads the streams after it, which are checked for before its
+    # bits are trusted.  Not np.zeros: fresh zeroed pages cost more than
+    # writing the padding.
+    padded = np.empty(base[m] + pad, np.uint8)
+    padded[:base[m]] = section[:base[m]]
+    padded[base[m]:] = 0
     pos = np.empty(m, np.uint64)
     for k in range(m):
         pos[k] = np.uint64(base[k]) * np.uint64(8)

@@ -7,10 +7,12 @@ the 1994 format, by name), and the incremental ``Compressor`` and
 asked; ``Decompressor`` reads a stream as its bytes arrive, through the
 container's parser, decoding a block once all of it is there: its memory
 is bounded by the block size.  One-shot ``decompress`` parses the whole
-layout first, then decodes every block straight into the bytes it returns.
+layout first, then decodes every block straight into the bytes it returns;
+a stream of one small block (a chunk) takes one kernel call instead
+(``_one_block``), where it can.
 
 Imports ``_errors``, ``_levels``, ``_container``, ``_block``,
-``_inplace_bytes`` and ``_gage1994_stream``.
+``_one_block``, ``_inplace_bytes`` and ``_gage1994_stream``.
 """
 import os
 import warnings
@@ -19,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from . import _block, _container, _gage1994_stream, _inplace_bytes
+from . import _block, _container, _gage1994_stream, _inplace_bytes, _one_block
 from ._container import BlockHeader, End, Parser, Payload
 from ._errors import DEFAULT_LIMIT, OVER_LIMIT, TRUNCATED, GageBPEError
 from ._levels import settings
@@ -370,6 +372,8 @@ def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_lengt
         return _gage1994_stream.decompress(data, limit)
     if type(data) is not bytes:
         data = bytes(data)  # kernels on other threads read it as it is now
+    if (out := _one_block.decode(data, min(left, PLAUSIBLE_EXPANSION * len(data)))) is not None:
+        return out
     with memoryview(data) as view:
         blocks, total = _layout(view, left)
         threads = _check_threads(threads)
@@ -420,7 +424,10 @@ def decompress_into(data, out, *, threads=1):
             raise ValueError("out must be a writable C-contiguous buffer")
         with target.cast("B") as flat:
             place = np.frombuffer(flat, np.uint8)
-            with memoryview(bytes(data) if type(data) is not bytes else data) as view:
+            data = bytes(data) if type(data) is not bytes else data
+            if _one_block.decode_into(data, place):
+                return out
+            with memoryview(data) as view:
                 blocks, total = _layout(view, len(place))
                 if total != len(place):
                     raise GageBPEError(f"the data decompress to {total} bytes, "

@@ -1,0 +1,171 @@
+"""A stream of one block, checked and decoded in one kernel call.
+
+numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
+chunk, the general reader (``_container.Parser``, ``_block.decode``, the
+block check) spends twice as long in Python as its kernel spends decoding.
+``decode`` takes the common case (a version 2 or 3 stream of one STORED or
+SORTED block) through one kernel that makes every check the general reader
+makes (docs/FORMAT.md, sections 3 and 4) and the block check.  Anything
+else, and every input that fails a check, it declines: the caller then
+takes the general path, which raises the error.  So it never returns bytes
+the general path would not, and errors keep one source.
+
+Imports ``_jit``, ``_container`` (the layout), ``_inplace_bytes`` and the
+kernels ``_checksum``, ``_coding_sorted``.
+"""
+import numpy as np
+
+from . import _coding_sorted, _inplace_bytes
+from ._checksum import xxh64
+from ._container import (BLOCK_HEADER, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, MAGIC,
+                         MAX_BLOCK_SIZE, SORTED, STORED, trailer_size)
+from ._jit import PURE_PYTHON, njit
+
+_BLOCK_AT = HEADER.size
+_BLOCK_HEADER = BLOCK_HEADER.size
+_PAYLOAD_AT = HEADER.size + BLOCK_HEADER.size
+_TRAILER = trailer_size(1)
+_INDEX_CHECK_AT = 1 + INDEX_ENTRY.size + FOOTER.size - 8  # in the trailer
+SMALLEST = _PAYLOAD_AT + _TRAILER  # an empty payload's stream
+# Streams up to this size: past it, the general reader's fixed cost is
+# small beside decoding, and its threads may help.
+LARGEST = 1 << 22
+_MAGIC = np.frombuffer(MAGIC, np.uint8)
+_FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
+
+
+def _crc_table():
+    table = np.arange(256, dtype=np.uint32)
+    for _ in range(8):
+        table = np.where(table & 1, (table >> 1) ^ np.uint32(0xEDB88320), table >> 1)
+    return table.astype(np.uint32)
+
+
+_CRC_TABLE = _crc_table()
+
+
+@njit(cache=True, nogil=True)
+def _crc32(data, start, stop):
+    """CRC32 (zlib's) of ``data[start:stop]``: the container's header checks,
+    a few bytes each."""
+    crc = np.uint32(0xFFFFFFFF)
+    for i in range(start, stop):
+        crc = _CRC_TABLE[(crc ^ data[i]) & np.uint32(0xFF)] ^ (crc >> np.uint32(8))
+    return crc ^ np.uint32(0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True)
+def _u32(data, i):
+    return (np.int64(data[i]) | (np.int64(data[i + 1]) << 8) | (np.int64(data[i + 2]) << 16)
+            | (np.int64(data[i + 3]) << 24))
+
+
+@njit(cache=True, nogil=True)
+def _same(data, start, expected):
+    for i in range(expected.shape[0]):
+        if data[start + i] != expected[i]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _layout_holds(data, size):
+    """Whether ``data`` is a version 2 or 3 stream of exactly one block of
+    ``size`` original bytes, every check of its header, block header and
+    trailer passing."""
+    n = data.shape[0]
+    if n < SMALLEST or not _same(data, 0, _MAGIC) or _u32(data, 12) != _crc32(data, 0, 12):
+        return False
+    version, flags, reserved = data[4], data[5], data[6] | data[7]
+    max_block_size = _u32(data, 8)
+    if not (version == 2 or version == 3) or flags or reserved:
+        return False
+    if not 0 < max_block_size <= MAX_BLOCK_SIZE or not 0 < size <= max_block_size:
+        return False
+    b = _BLOCK_AT
+    payload_size = _u32(data, b + 5)
+    if (_u32(data, b + 1) != size or payload_size > size
+            or _u32(data, b + 13) != _crc32(data, b, b + 13)
+            or n != _PAYLOAD_AT + payload_size + _TRAILER):
+        return False
+    t = _PAYLOAD_AT + payload_size
+    end = t + _INDEX_CHECK_AT
+    return (data[t] == 0 and _u32(data, t + 1) == _BLOCK_HEADER + payload_size
+            and _u32(data, t + 5) == size and _u32(data, t + 9) == 1
+            and _u32(data, t + 13) == size and _u32(data, t + 17) == 0
+            and _u32(data, end) == _crc32(data, t, end) and _same(data, end + 4, _FOOTER_MAGIC))
+
+
+@njit(cache=True, nogil=True)
+def _terminals(bitmap):
+    values = np.empty(256, np.uint8)
+    n = 0
+    for v in range(256):
+        if (bitmap[v >> 3] >> (v & 7)) & 1:
+            values[n] = v
+            n += 1
+    return values[:n]
+
+
+@njit(cache=True, nogil=True)
+def _decode_sorted(payload, size, out):
+    """A SORTED payload into ``out``; whether it decoded."""
+    if payload.shape[0] < _coding_sorted.HEAD_SIZE:
+        return False
+    n_merges, n_ids = _u32(payload, 0), _u32(payload, 4)
+    terminals = _terminals(payload[16:_coding_sorted.HEAD_SIZE])
+    if n_ids > size or n_merges >= size or terminals.shape[0] == 0:
+        return False
+    return _coding_sorted.decode_payload(payload, n_merges, n_ids, _u32(payload, 8),
+                                         _u32(payload, 12), terminals, size, out) == 0
+
+
+@njit(cache=True, nogil=True)
+def _decode(data, out):
+    """Check and decode the one-block stream ``data`` into ``out``, which
+    holds exactly its size; whether it did (else ``out`` holds anything)."""
+    size = out.shape[0]
+    if not _layout_holds(data, size):
+        return False
+    coding = data[_BLOCK_AT]
+    payload = data[_PAYLOAD_AT:data.shape[0] - _TRAILER]
+    if coding == STORED:
+        if payload.shape[0] != size:
+            return False
+        out[:] = payload
+    elif coding == SORTED:
+        if not _decode_sorted(payload, size, out):
+            return False
+    else:
+        return False
+    return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(_u32(data, _BLOCK_AT + 9))
+
+
+def _declared_size(data):
+    """The block size a one-block stream of a coding taken here declares,
+    or 0 where ``data`` cannot be one."""
+    if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
+        return 0
+    if data[_BLOCK_AT] not in (STORED, SORTED):
+        return 0
+    return int.from_bytes(data[_BLOCK_AT + 1:_BLOCK_AT + 5], "little")
+
+
+def decode(data, limit):
+    """The bytes of ``data`` (bytes) if it is a one-block stream taken here,
+    of at most ``limit`` bytes, that passes every check; else None."""
+    size = _declared_size(data)
+    if not 0 < size <= limit:
+        return None
+    owner, out = _inplace_bytes.allocate(size)
+    if not _decode(np.frombuffer(data, np.uint8), out):
+        return None
+    return _inplace_bytes.finish(owner)
+
+
+def decode_into(data, out):
+    """Decode ``data`` into the uint8 array ``out`` if it is a one-block
+    stream taken here of exactly ``len(out)`` bytes that passes every check;
+    whether it did (else ``out`` holds anything)."""
+    size = _declared_size(data)
+    return size == len(out) and _decode(np.frombuffer(data, np.uint8), out)

@@ -1,0 +1,84 @@
+"""The one-kernel path for streams of one block: it decodes exactly the
+streams it takes, and declines everything else, every corrupt stream
+included, so that the general reader raises the error."""
+import struct
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gagebpe
+from gagebpe import _container, _one_block
+from gagebpe.sample import sample
+
+DATA = Path(__file__).parent / "data"
+BIG = 1 << 40
+
+
+def coding_of(blob):
+    return blob[_container.HEADER.size]
+
+
+@pytest.mark.parametrize("data", [sample(4096), sample(60_000), b"x",
+                                  bytes(np.random.default_rng(7).integers(0, 256, 3000,
+                                                                          dtype=np.uint8))])
+def test_takes_one_block_streams_and_gives_their_bytes(data):
+    blob = gagebpe.compress(data)
+    assert coding_of(blob) in (_container.STORED, _container.SORTED)
+    assert _one_block.decode(blob, BIG) == data
+    out = np.zeros(len(data), np.uint8)
+    assert _one_block.decode_into(blob, out)
+    assert out.tobytes() == data
+
+
+def test_a_version_2_stream_is_taken():
+    data = sample(5000)
+    blob = bytearray(gagebpe.compress(data))
+    blob[4] = 2
+    blob[12:16] = struct.pack("<I", zlib.crc32(blob[:12]))
+    assert _one_block.decode(bytes(blob), BIG) == data
+
+
+@pytest.mark.parametrize("blob", [
+    gagebpe.compress(sample(20_000), block_size=8192),    # three blocks
+    gagebpe.compress(sample(4096)) * 2,                    # two streams
+    gagebpe.compress(sample(4096)) + b"\0",                # trailing byte
+    gagebpe.compress(b"ab" * 100),                         # PACKED
+    gagebpe.compress(sample(4096), 9),                     # FOLDED
+    gagebpe.compress(b""),                                 # no block
+    (DATA / "v0.1-level6.gbpe").read_bytes(),              # version 1
+], ids=["blocks", "streams", "trailing", "packed", "folded", "empty", "version 1"])
+def test_declines_what_it_does_not_take(blob):
+    assert _one_block.decode(blob, BIG) is None
+
+
+def test_declines_every_single_byte_corruption():
+    blob = gagebpe.compress(sample(3000))
+    assert coding_of(blob) == _container.SORTED
+    rng = np.random.default_rng(1)
+    for pos in range(len(blob)):
+        for flip in (0x01, 0x80, int(rng.integers(1, 256))):
+            bad = bytearray(blob)
+            bad[pos] ^= flip
+            assert _one_block.decode(bytes(bad), BIG) is None, (pos, flip)
+
+
+def test_declines_every_truncation():
+    blob = gagebpe.compress(sample(3000))
+    for cut in range(len(blob)):
+        assert _one_block.decode(blob[:cut], BIG) is None, cut
+
+
+def test_declines_a_block_past_the_limit():
+    data = sample(4096)
+    blob = gagebpe.compress(data)
+    assert _one_block.decode(blob, len(data) - 1) is None
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress(blob, limit=len(data) - 1)
+
+
+def test_decode_into_declines_another_size():
+    blob = gagebpe.compress(sample(4096))
+    assert not _one_block.decode_into(blob, np.zeros(4095, np.uint8))
+    assert not _one_block.decode_into(blob, np.zeros(4097, np.uint8))
