@@ -8,32 +8,41 @@ caller; the unpackers read exactly ``ceil(bits / 8)`` bytes.
 Imports ``_jit`` and ``_unaligned``.
 """
 import numpy as np
-from ._jit import njit
+from ._jit import PURE_PYTHON, njit
 
 from ._unaligned import load8, store8
 
 
-# De Bruijn multiplication: the top 6 bits of (lowest set bit) * _DE_BRUIJN
-# are different for each of the 64 bits.
-_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_BIT_INDEX = np.zeros(64, np.int64)
-for _bit in range(64):
-    _BIT_INDEX[((1 << _bit) * 0x03F79D71B4CB0A89 >> 58) & 63] = _bit
+if PURE_PYTHON:
+    # De Bruijn multiplication: the top 6 bits of (lowest set bit) *
+    # _DE_BRUIJN are different for each of the 64 bits.
+    _DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+    _BIT_INDEX = np.zeros(64, np.int64)
+    for _bit in range(64):
+        _BIT_INDEX[((1 << _bit) * 0x03F79D71B4CB0A89 >> 58) & 63] = _bit
 
+    def lowest_bit(word):
+        """Index of the lowest set bit of a non-zero uint64."""
+        low = word & (~word + np.uint64(1))
+        return _BIT_INDEX[(low * _DE_BRUIJN) >> np.uint64(58)]
 
-@njit(cache=True, nogil=True, inline='always')
-def lowest_bit(word):
-    """Index of the lowest set bit of a non-zero uint64."""
-    low = word & (~word + np.uint64(1))
-    return _BIT_INDEX[(low * _DE_BRUIJN) >> np.uint64(58)]
+    def highest_bit(word):
+        """Index of the highest set bit of a non-zero uint64."""
+        return int(word).bit_length() - 1
+else:
+    # The processor's own instructions (LLVM's cttz and ctlz): a Rice
+    # code's unary part is read with one.
+    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+    @njit(cache=True, nogil=True, inline='always')
+    def lowest_bit(word):
+        """Index of the lowest set bit of a non-zero uint64."""
+        return np.int64(trailing_zeros(word))
 
-@njit(cache=True, nogil=True, inline='always')
-def highest_bit(word):
-    """Index of the highest set bit of a non-zero uint64."""
-    for shift in (1, 2, 4, 8, 16, 32):
-        word |= word >> np.uint64(shift)
-    return lowest_bit(word ^ (word >> np.uint64(1)))
+    @njit(cache=True, nogil=True, inline='always')
+    def highest_bit(word):
+        """Index of the highest set bit of a non-zero uint64."""
+        return np.int64(63 - leading_zeros(word))
 
 
 @njit(cache=True, nogil=True)

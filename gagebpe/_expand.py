@@ -126,6 +126,9 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
     padded, base, bitpos = _huffman.streams(section, sizes, (n_ids + m - 1) // m)
     pos = np.uint64(0)
     end = np.uint64(size)
+    # While four of the longest phrases and a copy's overrun fit before
+    # ``end``, four phrases are copied with no check of their own.
+    room = np.uint64(4) * longest_phrase(lengths, used) + np.uint64(COPY_WIDTH)
     i = 0
     if m == _huffman.STREAMS:
         p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
@@ -141,10 +144,15 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
                 p1 += np.uint64(n1)
                 p2 += np.uint64(n2)
                 p3 += np.uint64(n3)
-                for e in (e0, e1, e2, e3):
-                    if not _fits(pos, e, end):
-                        return -1
-                    pos = _emit(out, pos, table, e, end)
+                if pos + room <= end:
+                    for e in (e0, e1, e2, e3):
+                        copy(out, pos, table, phrase_offset(e), phrase_length(e))
+                        pos += phrase_length(e)
+                else:
+                    for e in (e0, e1, e2, e3):
+                        if not _fits(pos, e, end):
+                            return -1
+                        pos = _emit(out, pos, table, e, end)
                 i += 4
             if not (_huffman.within(p0, base, sizes, 0) and _huffman.within(p1, base, sizes, 1)
                     and _huffman.within(p2, base, sizes, 2) and _huffman.within(p3, base, sizes, 3)):
@@ -199,6 +207,9 @@ def expand_contextual(section, sizes, starts, code_lengths, classes, merges, n_t
     first = _huffman.decode_table(code_lengths[0], payloads)
     tables = np.concatenate((first, _huffman.decode_table(code_lengths[1], payloads)))
     second = np.int64(first.shape[0])  # where context 1's table starts
+    # While the longest phrase and a copy's overrun fit before each
+    # segment's end, the four phrases are copied with no check of their own.
+    room = longest_phrase(lengths, used) + np.uint64(COPY_WIDTH)
     padded, base, bitpos = _huffman.streams(section, sizes, n_ids // 4 + 1)
     p0, p1, p2, p3 = bitpos[0], bitpos[1], bitpos[2], bitpos[3]
     q0, q1, q2, q3 = (np.uint64(starts[0]), np.uint64(starts[1]),
@@ -223,6 +234,17 @@ def expand_contextual(section, sizes, starts, code_lengths, classes, merges, n_t
             e1 >>= 1
             e2 >>= 1
             e3 >>= 1
+            if (q0 + room <= end0 and q1 + room <= end1 and q2 + room <= end2
+                    and q3 + room <= end3):
+                copy(out, q0, table, phrase_offset(e0), phrase_length(e0))
+                copy(out, q1, table, phrase_offset(e1), phrase_length(e1))
+                copy(out, q2, table, phrase_offset(e2), phrase_length(e2))
+                copy(out, q3, table, phrase_offset(e3), phrase_length(e3))
+                q0 += phrase_length(e0)
+                q1 += phrase_length(e1)
+                q2 += phrase_length(e2)
+                q3 += phrase_length(e3)
+                continue
             if not (_fits(q0, e0, end0) and _fits(q1, e1, end1)
                     and _fits(q2, e2, end2) and _fits(q3, e3, end3)):
                 return -1
@@ -255,6 +277,16 @@ def expand_contextual(section, sizes, starts, code_lengths, classes, merges, n_t
     if not _huffman.ends_cleanly(padded, base, sizes, bitpos):
         return -1
     return np.int64(size)
+
+
+@njit(cache=True, nogil=True)
+def longest_phrase(lengths, used):
+    """The length of the longest phrase of a used symbol."""
+    longest = np.uint64(0)
+    for s in range(used.shape[0]):
+        if used[s] and np.uint64(lengths[s]) > longest:
+            longest = np.uint64(lengths[s])
+    return longest
 
 
 @njit(cache=True, nogil=True, inline='always')

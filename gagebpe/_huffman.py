@@ -209,23 +209,44 @@ def _canonical_order(lengths):
 
 
 @njit(cache=True, nogil=True)
+def length_counts(lengths):
+    """How many symbols have each length 0..MAX_LENGTH (which ``lengths``
+    must not pass), counted four ways at once: runs of one length would
+    otherwise wait on their own increments."""
+    counts = np.zeros((4, MAX_LENGTH + 1), np.int64)
+    n = lengths.shape[0]
+    i = 0
+    while i + 4 <= n:
+        counts[0, lengths[i]] += 1
+        counts[1, lengths[i + 1]] += 1
+        counts[2, lengths[i + 2]] += 1
+        counts[3, lengths[i + 3]] += 1
+        i += 4
+    for j in range(i, n):
+        counts[0, lengths[j]] += 1
+    return counts[0] + counts[1] + counts[2] + counts[3]
+
+
+@njit(cache=True, nogil=True)
 def decode_table(lengths, payloads):
     """The two-level decoding table of a code whose symbol s decodes to
     ``payloads[s]`` (below 2^58): an entry (see above) for each value of
     the next FAST_BITS bits, then the second-level tables.  ``lengths``
     must form a complete code or have at most one code; entries no code
-    reaches (only a code of one has them) are 0.  Symbols are visited in code order, so that every symbol
-    of one length fills the same number of entries; the codes longer than
-    FAST_BITS come last, so their prefixes are the top ones, from ``top``
-    on, and only those are looked at twice (a small block's table costs
-    its entries, not a pass over every prefix)."""
-    order, first = _canonical_order(lengths)
+    reaches (only a code of one has them) are 0.  The codes longer than
+    FAST_BITS are the last ones, so their prefixes are the top ones, from
+    ``top`` on, and only those are looked at twice (a small block's table
+    costs its entries, not a pass over every prefix); symbols are then
+    visited in their own order, each taking the next code of its length."""
+    per_length = length_counts(lengths)
     size = 1 << FAST_BITS
     top = size
     longest = np.zeros(0, np.int64)  # longest code under each prefix from top on
+    next_code = np.zeros(MAX_LENGTH + 1, np.int64)
     code = 0
     for n in range(1, MAX_LENGTH + 1):
-        count = first[n + 1] - first[n]
+        count = per_length[n]
+        next_code[n] = code
         if n > FAST_BITS and count:
             if top == size:
                 top = code >> (n - FAST_BITS)
@@ -240,27 +261,29 @@ def decode_table(lengths, payloads):
             offsets[p] = total
             total += 1 << (longest[p] - FAST_BITS)
     # A complete code writes every entry: only a code of one needs zeros.
-    table = np.empty(total, np.int64) if first[MAX_LENGTH + 1] > 1 else np.zeros(total, np.int64)
+    used = lengths.shape[0] - per_length[0]
+    table = np.empty(total, np.int64) if used > 1 else np.zeros(total, np.int64)
     for p in range(size - top):
         if longest[p]:
             table[top + p] = ((offsets[p] << OFFSET_SHIFT)
                               | ((longest[p] - FAST_BITS) << LENGTH_BITS) | POINTER)
-    code = 0
-    for n in range(1, MAX_LENGTH + 1):
-        for j in range(first[n + 1] - first[n]):
-            entry = (np.int64(payloads[order[first[n] + j]]) << LENGTH_BITS) | n
-            c = code + j
-            if n <= FAST_BITS:
-                start = c << (FAST_BITS - n)
-                count = 1 << (FAST_BITS - n)
-            else:
-                p = (c >> (n - FAST_BITS)) - top
-                spare = longest[p] - n  # bits the sub-table reads past this code
-                start = offsets[p] + ((c & ((1 << (n - FAST_BITS)) - 1)) << spare)
-                count = 1 << spare
-            for v in range(start, start + count):  # a loop: slices cost more per code
-                table[v] = entry
-        code = (code + first[n + 1] - first[n]) << 1
+    for s in range(lengths.shape[0]):
+        n = np.int64(lengths[s])
+        if n == 0:
+            continue
+        c = next_code[n]
+        next_code[n] = c + 1
+        entry = (np.int64(payloads[s]) << LENGTH_BITS) | n
+        if n <= FAST_BITS:
+            start = c << (FAST_BITS - n)
+            count = 1 << (FAST_BITS - n)
+        else:
+            p = (c >> (n - FAST_BITS)) - top
+            spare = longest[p] - n  # bits the sub-table reads past this code
+            start = offsets[p] + ((c & ((1 << (n - FAST_BITS)) - 1)) << spare)
+            count = 1 << spare
+        for v in range(np.uint64(start), np.uint64(start + count)):  # unsigned: no wraparound
+            table[v] = entry
     return table
 
 

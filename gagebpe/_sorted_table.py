@@ -153,12 +153,16 @@ def _rice(padded, end, bitpos, most, k):
         if q > most or bitpos + q > end:
             return -1, bitpos
         word = _peek(padded, bitpos + q)
-    q += lowest_bit(word)
+    zeros = lowest_bit(word)
+    q += zeros
     after = bitpos + q + 1 + k
     if q > most or after > end:
         return -1, bitpos
-    r = np.int64(_peek(padded, bitpos + q + 1) & ((np.uint64(1) << np.uint64(k)) - np.uint64(1)))
-    return (np.int64(q) << k) | r, after
+    if q == zeros and zeros + 1 + k <= _WINDOW:  # r is in the word read: most codes
+        r = word >> np.uint64(zeros + 1)
+    else:
+        r = _peek(padded, bitpos + q + 1)
+    return (np.int64(q) << k) | np.int64(r & ((np.uint64(1) << np.uint64(k)) - np.uint64(1))), after
 
 
 @njit(cache=True, nogil=True)
