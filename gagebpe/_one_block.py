@@ -3,22 +3,24 @@
 numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
-``decode`` takes the common case (a version 2 or 3 stream of one STORED or
-SORTED block) through one kernel that makes every check the general reader
-makes (docs/FORMAT.md, sections 3 and 4) and the block check.  Anything
-else, and every input that fails a check, it declines: the caller then
-takes the general path, which raises the error.  So it never returns bytes
-the general path would not, and errors keep one source.
+``decode`` takes the common case (a version 2 or 3 stream of one STORED,
+SORTED or FOLDED-over-SORTED block) through one kernel that makes every
+check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
+block check included.  Anything else, and every input that fails a check,
+it declines: the caller then takes the general path, which raises the
+error.  So it never returns bytes the general path would not, and errors
+keep one source.
 
-Imports ``_jit``, ``_container`` (the layout), ``_inplace_bytes`` and the
-kernels ``_checksum``, ``_coding_sorted``.
+Imports ``_jit``, ``_container`` (the layout), ``_coding_folded`` (its
+header), ``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
+``_case``.
 """
 import numpy as np
 
-from . import _coding_sorted, _inplace_bytes
+from . import _case, _coding_folded, _coding_sorted, _inplace_bytes
 from ._checksum import xxh64
-from ._container import (BLOCK_HEADER, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, MAGIC,
-                         MAX_BLOCK_SIZE, SORTED, STORED, trailer_size)
+from ._container import (BLOCK_HEADER, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
+                         MAGIC, MAX_BLOCK_SIZE, SORTED, STORED, trailer_size)
 from ._jit import PURE_PYTHON, njit
 
 _BLOCK_AT = HEADER.size
@@ -30,6 +32,8 @@ SMALLEST = _PAYLOAD_AT + _TRAILER  # an empty payload's stream
 # Streams up to this size: past it, the general reader's fixed cost is
 # small beside decoding, and its threads may help.
 LARGEST = 1 << 22
+_FOLDED_HEAD = _coding_folded.HEAD.size
+TAKEN = (STORED, SORTED, FOLDED)
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
 
@@ -121,6 +125,20 @@ def _decode_sorted(payload, size, out):
 
 
 @njit(cache=True, nogil=True)
+def _decode_folded(payload, size, out):
+    """A FOLDED payload over a SORTED one into ``out``; whether it decoded
+    (its header checked as ``_coding_folded.split`` checks it)."""
+    if payload.shape[0] < _FOLDED_HEAD:
+        return False
+    single, word, folded_size = payload[0], payload[1], _u32(payload, 2)
+    if single == word or not size <= folded_size <= 2 * size or payload[6] != SORTED:
+        return False
+    folded = np.empty(folded_size, np.uint8)
+    return (_decode_sorted(payload[_FOLDED_HEAD:], folded_size, folded)
+            and _case.unfold(folded, single, word, out) == size)
+
+
+@njit(cache=True, nogil=True)
 def _decode(data, out):
     """Check and decode the one-block stream ``data`` into ``out``, which
     holds exactly its size; whether it did (else ``out`` holds anything)."""
@@ -136,6 +154,9 @@ def _decode(data, out):
     elif coding == SORTED:
         if not _decode_sorted(payload, size, out):
             return False
+    elif coding == FOLDED and data[4] == 3:  # version 3 brought FOLDED
+        if not _decode_folded(payload, size, out):
+            return False
     else:
         return False
     return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(_u32(data, _BLOCK_AT + 9))
@@ -146,7 +167,7 @@ def _declared_size(data):
     or 0 where ``data`` cannot be one."""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
         return 0
-    if data[_BLOCK_AT] not in (STORED, SORTED):
+    if data[_BLOCK_AT] not in TAKEN:
         return 0
     return int.from_bytes(data[_BLOCK_AT + 1:_BLOCK_AT + 5], "little")
 

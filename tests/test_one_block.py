@@ -20,24 +20,34 @@ def coding_of(blob):
     return blob[_container.HEADER.size]
 
 
-@pytest.mark.parametrize("data", [sample(4096), sample(60_000), b"x",
-                                  bytes(np.random.default_rng(7).integers(0, 256, 3000,
-                                                                          dtype=np.uint8))])
-def test_takes_one_block_streams_and_gives_their_bytes(data):
-    blob = gagebpe.compress(data)
-    assert coding_of(blob) in (_container.STORED, _container.SORTED)
+@pytest.mark.parametrize("data, level", [
+    (sample(4096), 6), (sample(60_000), 6), (b"x", 6),
+    (bytes(np.random.default_rng(7).integers(0, 256, 3000, dtype=np.uint8)), 6),
+    (sample(4096), 9)])
+def test_takes_one_block_streams_and_gives_their_bytes(data, level):
+    blob = gagebpe.compress(data, level)
+    assert coding_of(blob) in _one_block.TAKEN
     assert _one_block.decode(blob, BIG) == data
     out = np.zeros(len(data), np.uint8)
     assert _one_block.decode_into(blob, out)
     assert out.tobytes() == data
 
 
-def test_a_version_2_stream_is_taken():
-    data = sample(5000)
-    blob = bytearray(gagebpe.compress(data))
+def as_version_2(blob):
+    blob = bytearray(blob)
     blob[4] = 2
     blob[12:16] = struct.pack("<I", zlib.crc32(blob[:12]))
-    assert _one_block.decode(bytes(blob), BIG) == data
+    return bytes(blob)
+
+
+def test_a_version_2_stream_is_taken_but_not_with_a_version_3_coding():
+    data = sample(5000)
+    assert _one_block.decode(as_version_2(gagebpe.compress(data)), BIG) == data
+    folded = as_version_2(gagebpe.compress(data, 9))
+    assert coding_of(folded) == _container.FOLDED
+    assert _one_block.decode(folded, BIG) is None
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress(folded)
 
 
 @pytest.mark.parametrize("blob", [
@@ -45,17 +55,18 @@ def test_a_version_2_stream_is_taken():
     gagebpe.compress(sample(4096)) * 2,                    # two streams
     gagebpe.compress(sample(4096)) + b"\0",                # trailing byte
     gagebpe.compress(b"ab" * 100),                         # PACKED
-    gagebpe.compress(sample(4096), 9),                     # FOLDED
+    gagebpe.compress(sample(1 << 21), 9),                  # CONTEXT inside FOLDED
     gagebpe.compress(b""),                                 # no block
     (DATA / "v0.1-level6.gbpe").read_bytes(),              # version 1
-], ids=["blocks", "streams", "trailing", "packed", "folded", "empty", "version 1"])
+], ids=["blocks", "streams", "trailing", "packed", "folded context", "empty", "version 1"])
 def test_declines_what_it_does_not_take(blob):
     assert _one_block.decode(blob, BIG) is None
 
 
-def test_declines_every_single_byte_corruption():
-    blob = gagebpe.compress(sample(3000))
-    assert coding_of(blob) == _container.SORTED
+@pytest.mark.parametrize("level, coding", [(6, _container.SORTED), (9, _container.FOLDED)])
+def test_declines_every_single_byte_corruption(level, coding):
+    blob = gagebpe.compress(sample(3000), level)
+    assert coding_of(blob) == coding
     rng = np.random.default_rng(1)
     for pos in range(len(blob)):
         for flip in (0x01, 0x80, int(rng.integers(1, 256))):
