@@ -47,6 +47,10 @@ PROBE_SLICES = 4
 PROBE_SLICE = 1 << 16
 PROBE_FROM = 4 * PROBE_SLICES * PROBE_SLICE
 PROBE_GAIN = 0.01
+# Blocks under this size may be built with several smallest pair counts
+# (``small_counts``): they are cheap to build, and their decoding time is
+# mostly setup, which more merges hardly change.
+SMALL_BLOCK = 1 << 16
 
 
 def worth_merging(data, min_count, probe):
@@ -89,16 +93,22 @@ def choose_filter(data, min_count):
     return best
 
 
-def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0):
+def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
+           small_counts=()):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
     ``worth_merging(data, min_count, probe)``.  ``fold``: also code a text
     block case-folded (FOLDED), and keep it if smaller.  CONTEXT is tried
-    only for blocks of at least ``context_from`` bytes."""
+    only for blocks of at least ``context_from`` bytes.  A block under
+    SMALL_BLOCK bytes is also built with each smallest pair count of
+    ``small_counts``, and the smallest kept (``min_count``'s on a tie)."""
     data = bytes(data)
     if not data:
         return STORED, data
+    if small_counts and len(data) < SMALL_BLOCK:
+        return min((encode(data, count, probe, merge, fold, context_from)
+                    for count in (min_count, *small_counts)), key=lambda coded: len(coded[1]))
     if merge is None:
         merge = worth_merging(data, min_count, probe)
     if not merge:

@@ -128,3 +128,21 @@ def test_non_text_is_not_folded():
     assert _block.encode_folded(b"ACGT" * 1000, 3) is None
     assert _block.encode(bytes(range(256)) * 10, 3, fold=True)[0] != FOLDED
     assert _block.encode(b"abc abd " * 300, 3, fold=True)[0] in (SORTED, 2, 6)
+
+
+def test_level_9_keeps_the_smallest_of_its_pair_counts_on_small_blocks():
+    from gagebpe import _levels
+    from gagebpe.sample import sample
+    level = _levels.settings(9)
+    data = sample(11_000)
+    each = [_block.encode(data, count, level.probe, None, level.fold)
+            for count in (level.min_count, *level.small_counts)]
+    chosen = _block.encode(data, level.min_count, level.probe, None, level.fold, 0,
+                           level.small_counts)
+    assert len(chosen[1]) == min(len(payload) for _, payload in each)
+    assert len(chosen[1]) < len(each[0][1])  # the smaller counts pay here
+    assert chosen == next(c for c in each if len(c[1]) == len(chosen[1]))  # first on a tie
+    big = sample(_block.SMALL_BLOCK)
+    assert (_block.encode(big, level.min_count, level.probe, None, level.fold, 0,
+                          level.small_counts)
+            == _block.encode(big, level.min_count, level.probe, None, level.fold))
