@@ -116,6 +116,7 @@ def _decode_sorted(payload, size, out):
     """A SORTED payload into ``out``; whether it decoded."""
     if payload.shape[0] < _coding_sorted.HEAD_SIZE:
         return False
+    # _coding_sorted.HEAD: merges, ids, table bytes, length bytes, bitmap
     n_merges, n_ids = _u32(payload, 0), _u32(payload, 4)
     terminals = _terminals(payload[16:_coding_sorted.HEAD_SIZE])
     if n_ids > size or n_merges >= size or terminals.shape[0] == 0:
@@ -164,12 +165,15 @@ def _decode(data, out):
 
 def _declared_size(data):
     """The block size a one-block stream of a coding taken here declares,
-    or 0 where ``data`` cannot be one."""
+    or 0 where ``data`` cannot be one.  Not yet checked: the output is
+    allocated before the kernel checks the layout, so a size no block may
+    have is refused here."""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
         return 0
     if data[_BLOCK_AT] not in TAKEN:
         return 0
-    return int.from_bytes(data[_BLOCK_AT + 1:_BLOCK_AT + 5], "little")
+    size = int.from_bytes(data[_BLOCK_AT + 1:_BLOCK_AT + 5], "little")
+    return size if size <= MAX_BLOCK_SIZE else 0
 
 
 def decode(data, limit):

@@ -93,3 +93,13 @@ def test_decode_into_declines_another_size():
     blob = gagebpe.compress(sample(4096))
     assert not _one_block.decode_into(blob, np.zeros(4095, np.uint8))
     assert not _one_block.decode_into(blob, np.zeros(4097, np.uint8))
+
+
+def test_a_forged_size_allocates_nothing_past_a_block():
+    blob = bytearray(gagebpe.compress(sample(4096)))
+    for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 32) - 1):
+        blob[17:21] = struct.pack("<I", forged)
+        assert _one_block._declared_size(bytes(blob)) == 0
+        assert _one_block.decode(bytes(blob), BIG) is None
+        with pytest.raises(gagebpe.GageBPEError):
+            gagebpe.decompress(bytes(blob), limit=None)
