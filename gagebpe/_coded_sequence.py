@@ -145,7 +145,8 @@ def raise_problem(problem):
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _u32(a, i):
+def u32(a, i):
+    """The little-endian u32 at ``a[i:i + 4]``, as an int64."""
     return (np.int64(a[i]) | (np.int64(a[i + 1]) << 8) | (np.int64(a[i + 2]) << 16)
             | (np.int64(a[i + 3]) << 24))
 
@@ -162,7 +163,7 @@ def _split(section, streams, skip):
         return 1 + _SPLIT_SHORT, 0, sizes
     total = np.int64(0)
     for k in range(streams - 1):
-        sizes[k] = _u32(section, 4 * k)
+        sizes[k] = u32(section, 4 * k)
         total += sizes[k]
     sizes[streams - 1] = section.shape[0] - head - total
     if sizes[streams - 1] < 0:
@@ -253,7 +254,7 @@ def expand_in_contexts(body, start, length_bytes, merges, n_ids, terminals, clas
         return _SEQUENCE_SPLIT + problem - 1
     starts = np.zeros(_huffman.STREAMS + 1, np.int64)
     for k in range(_huffman.STREAMS - 1):
-        starts[k + 1] = _u32(section, head + 4 * k)
+        starts[k + 1] = u32(section, head + 4 * k)
     starts[_huffman.STREAMS] = size
     for k in range(_huffman.STREAMS):
         if starts[k] > starts[k + 1]:

@@ -12,12 +12,13 @@ error.  So it never returns bytes the general path would not, and errors
 keep one source.
 
 Imports ``_jit``, ``_container`` (the layout), ``_coding_folded`` (its
-header), ``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
+header), ``_coded_sequence`` (``u32``), ``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
 ``_case``.
 """
 import numpy as np
 
 from . import _case, _coding_folded, _coding_sorted, _inplace_bytes
+from ._coded_sequence import u32
 from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
                          MAGIC, MAX_BLOCK_SIZE, SORTED, STORED, trailer_size)
@@ -59,12 +60,6 @@ def _crc32(data, start, stop):
 
 
 @njit(cache=True, nogil=True)
-def _u32(data, i):
-    return (np.int64(data[i]) | (np.int64(data[i + 1]) << 8) | (np.int64(data[i + 2]) << 16)
-            | (np.int64(data[i + 3]) << 24))
-
-
-@njit(cache=True, nogil=True)
 def _same(data, start, expected):
     for i in range(expected.shape[0]):
         if data[start + i] != expected[i]:
@@ -78,26 +73,26 @@ def _layout_holds(data, size):
     ``size`` original bytes, every check of its header, block header and
     trailer passing."""
     n = data.shape[0]
-    if n < SMALLEST or not _same(data, 0, _MAGIC) or _u32(data, 12) != _crc32(data, 0, 12):
+    if n < SMALLEST or not _same(data, 0, _MAGIC) or u32(data, 12) != _crc32(data, 0, 12):
         return False
     version, flags, reserved = data[4], data[5], data[6] | data[7]
-    max_block_size = _u32(data, 8)
+    max_block_size = u32(data, 8)
     if not (version == 2 or version == 3) or flags or reserved:
         return False
     if not 0 < max_block_size <= MAX_BLOCK_SIZE or not 0 < size <= max_block_size:
         return False
     b = _BLOCK_AT
-    payload_size = _u32(data, b + 5)
-    if (_u32(data, b + 1) != size or payload_size > size
-            or _u32(data, b + 13) != _crc32(data, b, b + 13)
+    payload_size = u32(data, b + 5)
+    if (u32(data, b + 1) != size or payload_size > size
+            or u32(data, b + 13) != _crc32(data, b, b + 13)
             or n != _PAYLOAD_AT + payload_size + _TRAILER):
         return False
     t = _PAYLOAD_AT + payload_size
     end = t + _INDEX_CHECK_AT
-    return (data[t] == 0 and _u32(data, t + 1) == _BLOCK_HEADER + payload_size
-            and _u32(data, t + 5) == size and _u32(data, t + 9) == 1
-            and _u32(data, t + 13) == size and _u32(data, t + 17) == 0
-            and _u32(data, end) == _crc32(data, t, end) and _same(data, end + 4, _FOOTER_MAGIC))
+    return (data[t] == 0 and u32(data, t + 1) == _BLOCK_HEADER + payload_size
+            and u32(data, t + 5) == size and u32(data, t + 9) == 1
+            and u32(data, t + 13) == size and u32(data, t + 17) == 0
+            and u32(data, end) == _crc32(data, t, end) and _same(data, end + 4, _FOOTER_MAGIC))
 
 
 @njit(cache=True, nogil=True)
@@ -117,12 +112,12 @@ def _decode_sorted(payload, size, out):
     if payload.shape[0] < _coding_sorted.HEAD_SIZE:
         return False
     # _coding_sorted.HEAD: merges, ids, table bytes, length bytes, bitmap
-    n_merges, n_ids = _u32(payload, 0), _u32(payload, 4)
+    n_merges, n_ids = u32(payload, 0), u32(payload, 4)
     terminals = _terminals(payload[16:_coding_sorted.HEAD_SIZE])
     if n_ids > size or n_merges >= size or terminals.shape[0] == 0:
         return False
-    return _coding_sorted.decode_payload(payload, n_merges, n_ids, _u32(payload, 8),
-                                         _u32(payload, 12), terminals, size, out) == 0
+    return _coding_sorted.decode_payload(payload, n_merges, n_ids, u32(payload, 8),
+                                         u32(payload, 12), terminals, size, out) == 0
 
 
 @njit(cache=True, nogil=True)
@@ -131,7 +126,7 @@ def _decode_folded(payload, size, out):
     (its header checked as ``_coding_folded.split`` checks it)."""
     if payload.shape[0] < _FOLDED_HEAD:
         return False
-    single, word, folded_size = payload[0], payload[1], _u32(payload, 2)
+    single, word, folded_size = payload[0], payload[1], u32(payload, 2)
     if single == word or not size <= folded_size <= 2 * size or payload[6] != SORTED:
         return False
     folded = np.empty(folded_size, np.uint8)
@@ -160,7 +155,7 @@ def _decode(data, out):
             return False
     else:
         return False
-    return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(_u32(data, _BLOCK_AT + 9))
+    return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(u32(data, _BLOCK_AT + 9))
 
 
 def _declared_size(data):
