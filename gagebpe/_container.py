@@ -1,7 +1,8 @@
-"""The container format, version 3 (docs/FORMAT.md, section 3): the parts of
+"""The container format, version 4 (docs/FORMAT.md, section 3): the parts of
 a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
+           | preamble block            (version 4: a one-block stream)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -18,16 +19,21 @@ from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
 
 MAGIC = b"GBPE"
 FOOTER_MAGIC = b"EPBG"
-VERSION = 3  # written
-# read: version 1 checks blocks with CRC32, 2 and 3 with XXH64; 3 adds
-# FILTERED, CONTEXT and FOLDED
-VERSIONS = (1, 2, 3)
+# Written: the lowest version that holds the stream.  Version 1 checks
+# blocks with CRC32, later ones with XXH64; 3 adds FILTERED, CONTEXT and
+# FOLDED; 4 adds the one-block layout, which one-shot compression writes
+# for a stream of one block (23 bytes of framing instead of 62).
+VERSION = 3
+ONE_BLOCK_VERSION = 4
+VERSIONS = (1, 2, 3, 4)
+ONE_BLOCK = 1  # the version 4 flag of the one-block layout
 MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
 END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED = range(8)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
            3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
+CODINGS[4] = CODINGS[3]
 # Where a block's merge count lies in its payload (u32); FILTERED's and
 # FOLDED's is their inner coding's, after their own header.
 MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, FILTERED: 4, CONTEXT: 0, FOLDED: 7}
@@ -35,6 +41,8 @@ MERGE_COUNT_END = 11
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before
 HEADER = struct.Struct("<4sBBHII")
+# a one-block stream's: magic, version 4, flags ONE_BLOCK; its block follows
+PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
 BLOCK_HEADER = struct.Struct("<BIIII")
@@ -68,6 +76,11 @@ def block(coding, payload, data):
     from ._checksum import block_check
     head = BLOCK_HEADER.pack(coding, len(data), len(payload), block_check(data), 0)[:-4]
     return _with_crc(head) + payload
+
+
+def one_block_stream(block):
+    """The one-block stream (version 4) of ``block``, framed by ``block()``."""
+    return PREAMBLE.pack(MAGIC, ONE_BLOCK_VERSION, ONE_BLOCK) + block
 
 
 def trailer(index):
@@ -126,12 +139,14 @@ class Payload(NamedTuple):
 
 
 class End(NamedTuple):
-    """The trailer, checked against the blocks: ``index`` lists each
-    block's ``(bytes in the stream, original size)``."""
+    """The end of the stream (the trailer, checked against the blocks):
+    ``index`` lists each block's ``(bytes in the stream, original size)``;
+    ``stream_bytes`` is the length of the whole stream."""
     index: list
+    stream_bytes: int
 
 
-_HEADER, _BLOCKS, _PAYLOAD, _DONE = range(4)
+_HEADER, _BLOCKS, _PAYLOAD, _DONE, _ONE_BLOCK, _ONE_BLOCK_END = range(6)
 
 
 class Parser:
@@ -141,10 +156,11 @@ class Parser:
     input not yet taken) and returns ``(unit, n)``: the unit and the bytes
     it took, or ``(None, 0)`` while ``view`` does not hold all of it.  The
     units come in stream order: a ``Header``; for each block a
-    ``BlockHeader`` and then its ``Payload``; and the ``End``.  A reader that has no use for a payload may skip its bytes
-    itself and call ``skip_payload``.  Every header, the index and the
-    footer are checked as they are parsed; ``GageBPEError`` names the
-    first fault.
+    ``BlockHeader`` and then its ``Payload``; and the ``End``.  A
+    one-block stream has no trailer: its ``End`` takes no bytes.  A reader
+    that has no use for a payload may skip its bytes itself and call
+    ``skip_payload``.  Every header, the index and the footer are checked
+    as they are parsed; ``GageBPEError`` names the first fault.
     """
 
     def __init__(self):
@@ -152,6 +168,7 @@ class Parser:
         self.header = None
         self.block = None  # the BlockHeader whose payload comes next
         self.index = []
+        self._one_block = False
 
     @property
     def done(self):
@@ -165,9 +182,13 @@ class Parser:
         """How many bytes the next unit takes, as far as its first bytes
         ``head`` tell (one more than ``len(head)`` where they cannot)."""
         if self._state == _HEADER:
-            return HEADER.size
+            return HEADER.size  # a one-block stream is no shorter
         if self._state == _PAYLOAD:
             return self.block.payload_size
+        if self._state == _ONE_BLOCK:
+            return BLOCK_HEADER.size
+        if self._state == _ONE_BLOCK_END:
+            return 0
         if not len(head):
             return 1
         return trailer_size(len(self.index)) if head[0] == END_OF_BLOCKS else BLOCK_HEADER.size
@@ -187,12 +208,17 @@ class Parser:
                 return None, 0
             self.skip_payload()
             return Payload(self.block, view[:n]), n
+        if self._state == _ONE_BLOCK:
+            return self._parse_block_header(view)
+        if self._state == _ONE_BLOCK_END:
+            self._state = _DONE
+            return End(self.index, PREAMBLE.size + self.index[0][0]), 0
         raise ValueError("the stream has ended")
 
     def skip_payload(self):
         """The current block's payload was taken without ``parse``."""
         self.index.append((BLOCK_HEADER.size + self.block.payload_size, self.block.size))
-        self._state = _BLOCKS
+        self._state = _ONE_BLOCK_END if self._state == _PAYLOAD and self._one_block else _BLOCKS
 
     def _parse_header(self, view):
         if len(view) < HEADER.size:
@@ -203,6 +229,8 @@ class Parser:
         magic, version, flags, reserved, max_block_size, crc = HEADER.unpack_from(view)
         if magic != MAGIC:
             raise GageBPEError(BAD_MAGIC)
+        if version == ONE_BLOCK_VERSION and flags & ONE_BLOCK:
+            return self._parse_preamble(flags)
         if crc != _crc(view[:HEADER.size - 4]):
             raise GageBPEError("stream header check failed")
         if version not in VERSIONS:
@@ -214,6 +242,16 @@ class Parser:
         self.header = Header(version, max_block_size)
         self._state = _BLOCKS
         return self.header, HEADER.size
+
+    def _parse_preamble(self, flags):
+        """A one-block stream: its block, of any size a block may have, is
+        next, and then its end."""
+        if flags != ONE_BLOCK:
+            raise GageBPEError("reserved header bits are set")
+        self.header = Header(ONE_BLOCK_VERSION, MAX_BLOCK_SIZE)
+        self._one_block = True
+        self._state = _ONE_BLOCK
+        return self.header, PREAMBLE.size
 
     def _parse_block_header(self, view):
         if len(view) < BLOCK_HEADER.size:
@@ -241,7 +279,8 @@ class Parser:
                 raise GageBPEError(BAD_END)
             raise GageBPEError("stream index disagrees with its blocks")
         self._state = _DONE
-        return End(self.index), n
+        stream_bytes = HEADER.size + sum(size for size, _ in self.index) + n
+        return End(self.index, stream_bytes), n
 
 
 def _need(data, n):
@@ -269,13 +308,14 @@ def describe(fp):
     ``GageBPEError`` for malformed data, ``EOFError`` if cut short."""
     streams = []
     while True:
-        head = fp.read(HEADER.size)
-        if not head and streams:
+        data = fp.read(HEADER.size)
+        if not data and streams:
             return streams
         parser, merges = Parser(), 0
-        unit, _ = parser.parse(memoryview(_need(head, HEADER.size)))
+        header, n = parser.parse(memoryview(_need(data, HEADER.size)))
+        data = data[n:]  # a one-block stream's block header begins here
         while not parser.done:
-            if parser.expecting_payload:
+            if parser.expecting_payload:  # nothing of it read yet
                 n = parser.block.payload_size
                 payload_head = _need(fp.read(min(MERGE_COUNT_END, n)),
                                      min(MERGE_COUNT_END, n))
@@ -283,14 +323,12 @@ def describe(fp):
                 _skip(fp, n - len(payload_head))
                 parser.skip_payload()
                 continue
-            data = b""
             while (n := parser.wanted(data)) > len(data):
                 data += _need(fp.read(n - len(data)), n - len(data))
-            parser.parse(memoryview(data))
-        index = parser.index
-        streams.append(StreamInfo(
-            unit.version, len(index), sum(size for _, size in index),
-            HEADER.size + sum(n for n, _ in index) + trailer_size(len(index)), merges))
+            unit, n = parser.parse(memoryview(data))
+            data = data[n:]
+        streams.append(StreamInfo(header.version, len(unit.index),
+                                  sum(size for _, size in unit.index), unit.stream_bytes, merges))
 
 
 def _skip(fp, n):

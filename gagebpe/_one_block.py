@@ -3,8 +3,9 @@
 numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
-``decode`` takes the common case (a version 2 or 3 stream of one STORED,
-SORTED or FOLDED-over-SORTED block) through one kernel that makes every
+``decode`` takes the common case (a stream of version 2 or later of one
+STORED, SORTED or FOLDED-over-SORTED block, in either layout) through one
+kernel that makes every
 check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
 block check included.  Anything else, and every input that fails a check,
 it declines: the caller then takes the general path, which raises the
@@ -12,8 +13,8 @@ error.  So it never returns bytes the general path would not, and errors
 keep one source.
 
 Imports ``_jit``, ``_container`` (the layout), ``_coding_folded`` (its
-header), ``_coded_sequence`` (``u32``), ``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
-``_case``.
+header), ``_coded_sequence`` (``u32``), ``_inplace_bytes`` and the kernels
+``_checksum``, ``_coding_sorted``, ``_case``.
 """
 import numpy as np
 
@@ -21,15 +22,16 @@ from . import _case, _coding_folded, _coding_sorted, _inplace_bytes
 from ._coded_sequence import u32
 from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
-                         MAGIC, MAX_BLOCK_SIZE, SORTED, STORED, trailer_size)
+                         MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSION, PREAMBLE, SORTED,
+                         STORED, trailer_size)
 from ._jit import PURE_PYTHON, njit
 
-_BLOCK_AT = HEADER.size
+_BLOCK_AT = HEADER.size  # in a stream of the block layout
+_ONE_BLOCK_AT = PREAMBLE.size  # in a one-block stream
 _BLOCK_HEADER = BLOCK_HEADER.size
-_PAYLOAD_AT = HEADER.size + BLOCK_HEADER.size
 _TRAILER = trailer_size(1)
 _INDEX_CHECK_AT = 1 + INDEX_ENTRY.size + FOOTER.size - 8  # in the trailer
-SMALLEST = _PAYLOAD_AT + _TRAILER  # an empty payload's stream
+SMALLEST = _ONE_BLOCK_AT + _BLOCK_HEADER  # an empty payload's stream
 # Streams up to this size: past it, the general reader's fixed cost is
 # small beside decoding, and its threads may help.
 LARGEST = 1 << 22
@@ -37,6 +39,7 @@ _FOLDED_HEAD = _coding_folded.HEAD.size
 TAKEN = (STORED, SORTED, FOLDED)
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
+_ONE_BLOCK_PREAMBLE = bytes([ONE_BLOCK_VERSION, ONE_BLOCK])
 
 
 def _crc_table():
@@ -68,26 +71,42 @@ def _same(data, start, expected):
 
 
 @njit(cache=True, nogil=True)
+def _block_at(data):
+    """Where the block of ``data`` starts if it is a stream of one block:
+    after the preamble in the one-block layout (version 4), after the
+    header in the other; the header is not checked here."""
+    if data[4] == ONE_BLOCK_VERSION and data[5] == ONE_BLOCK:
+        return _ONE_BLOCK_AT
+    return _BLOCK_AT
+
+
+@njit(cache=True, nogil=True)
 def _layout_holds(data, size):
-    """Whether ``data`` is a version 2 or 3 stream of exactly one block of
-    ``size`` original bytes, every check of its header, block header and
-    trailer passing."""
+    """Whether ``data`` is a stream of version 2 or later of exactly one
+    block of ``size`` original bytes, every check of its header, block
+    header and trailer passing."""
     n = data.shape[0]
-    if n < SMALLEST or not _same(data, 0, _MAGIC) or u32(data, 12) != _crc32(data, 0, 12):
+    if n < SMALLEST or not _same(data, 0, _MAGIC) or not 0 < size <= MAX_BLOCK_SIZE:
         return False
-    version, flags, reserved = data[4], data[5], data[6] | data[7]
-    max_block_size = u32(data, 8)
-    if not (version == 2 or version == 3) or flags or reserved:
+    b = _block_at(data)
+    if n < b + _BLOCK_HEADER:
         return False
-    if not 0 < max_block_size <= MAX_BLOCK_SIZE or not 0 < size <= max_block_size:
-        return False
-    b = _BLOCK_AT
     payload_size = u32(data, b + 5)
     if (u32(data, b + 1) != size or payload_size > size
-            or u32(data, b + 13) != _crc32(data, b, b + 13)
-            or n != _PAYLOAD_AT + payload_size + _TRAILER):
+            or u32(data, b + 13) != _crc32(data, b, b + 13)):
         return False
-    t = _PAYLOAD_AT + payload_size
+    if b == _ONE_BLOCK_AT:
+        return n == b + _BLOCK_HEADER + payload_size
+    if n < _BLOCK_AT + _BLOCK_HEADER + _TRAILER or u32(data, 12) != _crc32(data, 0, 12):
+        return False
+    version, flags, reserved = data[4], data[5], data[6] | data[7]
+    if not 2 <= version <= ONE_BLOCK_VERSION or flags or reserved:
+        return False
+    if not size <= u32(data, 8) <= MAX_BLOCK_SIZE:
+        return False
+    if n != b + _BLOCK_HEADER + payload_size + _TRAILER:
+        return False
+    t = b + _BLOCK_HEADER + payload_size
     end = t + _INDEX_CHECK_AT
     return (data[t] == 0 and u32(data, t + 1) == _BLOCK_HEADER + payload_size
             and u32(data, t + 5) == size and u32(data, t + 9) == 1
@@ -141,8 +160,9 @@ def _decode(data, out):
     size = out.shape[0]
     if not _layout_holds(data, size):
         return False
-    coding = data[_BLOCK_AT]
-    payload = data[_PAYLOAD_AT:data.shape[0] - _TRAILER]
+    b = _block_at(data)
+    coding = data[b]
+    payload = data[b + _BLOCK_HEADER:b + _BLOCK_HEADER + u32(data, b + 5)]
     if coding == STORED:
         if payload.shape[0] != size:
             return False
@@ -150,12 +170,12 @@ def _decode(data, out):
     elif coding == SORTED:
         if not _decode_sorted(payload, size, out):
             return False
-    elif coding == FOLDED and data[4] == 3:  # version 3 brought FOLDED
+    elif coding == FOLDED and data[4] >= 3:  # version 3 brought FOLDED
         if not _decode_folded(payload, size, out):
             return False
     else:
         return False
-    return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(u32(data, _BLOCK_AT + 9))
+    return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(u32(data, b + 9))
 
 
 def _declared_size(data):
@@ -165,9 +185,10 @@ def _declared_size(data):
     have is refused here."""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
         return 0
-    if data[_BLOCK_AT] not in TAKEN:
+    b = _ONE_BLOCK_AT if data[4:6] == _ONE_BLOCK_PREAMBLE else _BLOCK_AT
+    if len(data) < b + _BLOCK_HEADER or data[b] not in TAKEN:
         return 0
-    size = int.from_bytes(data[_BLOCK_AT + 1:_BLOCK_AT + 5], "little")
+    size = int.from_bytes(data[b + 1:b + 5], "little")
     return size if size <= MAX_BLOCK_SIZE else 0
 
 

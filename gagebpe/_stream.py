@@ -112,7 +112,10 @@ class Compressor:
     ``compress(data)`` returns whatever output is ready (possibly ``b""``);
     ``flush()`` finishes the stream and returns the rest.  With ``threads``
     > 1 (0: one per core), the blocks of one call are compressed in
-    parallel; the output is the same for any number of threads.
+    parallel; the output is the same for any number of threads, and the
+    same as ``compress`` gives for all the data at once (nothing is
+    written before a second block begins, so that a stream of one block
+    can take the one-block layout).
     """
 
     def __init__(self, level=None, *, block_size=None, threads=1):
@@ -135,21 +138,23 @@ class Compressor:
     def compress(self, data):
         if self._finished:
             raise ValueError("Compressor has been flushed")
-        out = [self._header()]
+        out = []
         with memoryview(data) as view, view.cast("B") as data:
-            if self._pending:  # fill the block begun by earlier calls
+            if self._pending and len(data):  # fill the block begun by earlier calls
                 take = min(len(data), self._block_size - len(self._pending))
                 self._pending += data[:take]
                 data = data[take:]
-                if len(self._pending) < self._block_size:
-                    return b"".join(out)
+                if not len(data):  # it may be the last
+                    return b""
                 out += self._blocks([self._pending])
                 self._pending = bytearray()
-            # Whole blocks straight from the caller's buffer: no copy of
-            # the input beyond the blocks being coded.
-            full = len(data) - len(data) % self._block_size
-            out += self._blocks([data[start:start + self._block_size]
-                                 for start in range(0, full, self._block_size)])
+            # Whole blocks straight from the caller's buffer, all but one
+            # (it may be the last): no copy of the input beyond the blocks
+            # being coded and that one.
+            full = max(0, (len(data) - 1) // self._block_size * self._block_size)
+            if full:
+                out += self._blocks([data[start:start + self._block_size]
+                                     for start in range(0, full, self._block_size)])
             self._pending += data[full:]
         return b"".join(out)
 
@@ -157,30 +162,34 @@ class Compressor:
         if self._finished:
             raise ValueError("Repeated call to flush()")
         self._finished = True
-        out = [self._header()]
-        if self._pending:
-            out += self._blocks([self._pending])
-            self._pending = bytearray()
-        out.append(_container.trailer(self._index))
+        last, self._pending = self._pending, bytearray()
+        blocks = self._coder.code([last]) if last else []
         self._coder.close()
-        return b"".join(out)
-
-    def _header(self):
-        if self._started:
-            return b""
-        self._started = True
-        return _container.stream_header(self._block_size)
+        if not self._started and len(blocks) == 1:
+            return _container.one_block_stream(blocks[0])
+        out = self._framed(blocks, [len(last)] if last else [])
+        return b"".join(out + [_container.trailer(self._index)])
 
     def _blocks(self, views):
         sizes = [len(view) for view in views]
-        blocks = self._coder.code(views)
+        return self._framed(self._coder.code(views), sizes)
+
+    def _framed(self, blocks, sizes):
+        """The stream's next pieces: its header, if not yet written, then
+        the coded ``blocks`` of ``sizes`` original bytes, entered in the
+        index."""
+        out = []
+        if not self._started:
+            self._started = True
+            out.append(_container.stream_header(self._block_size))
         self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
-        return blocks
+        return out + blocks
 
 
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
-    ``threads`` threads (0: one per core).  ``format="gage1994"`` writes
+    ``threads`` threads (0: one per core); data that makes one block takes
+    the one-block layout (format version 4).  ``format="gage1994"`` writes
     Philip Gage's 1994 format instead (``gagebpe.gage1994``), which has no
     levels or block sizes to choose."""
     if check_format(format) == "gage1994":
@@ -196,6 +205,8 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
         sizes = [len(view) for view in views]
         blocks = coder.code(views)
     coder.close()
+    if len(blocks) == 1:  # a chunk: the short layout
+        return _container.one_block_stream(blocks[0])
     index = [(len(block), size) for block, size in zip(blocks, sizes)]
     return (_container.stream_header(block_size) + b"".join(blocks)
             + _container.trailer(index))

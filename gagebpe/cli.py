@@ -384,6 +384,7 @@ def _compress(run, source, size, out, name):
             done += len(data)
             bar(len(data), done, written)
         written += out.write(compressor.flush())
+        bar(0, done, written)  # a stream of one block is all written here
     _summary(run, name, done, written, done, written)
 
 

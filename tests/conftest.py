@@ -70,11 +70,24 @@ def bomb_64gib():
 
 
 def bomb(blocks, block_size=1 << 26):
-    one = gagebpe.compress(bytes(block_size), block_size=block_size)
-    start = _container.HEADER.size
-    block = one[start:len(one) - _container.trailer_size(1)]
-    return (one[:start] + block * blocks
+    block = one_block(gagebpe.compress(bytes(block_size), block_size=block_size))
+    return (_container.stream_header(block_size) + block * blocks
             + _container.trailer([(len(block), block_size)] * blocks))
+
+
+def one_block(blob):
+    """The block (header and payload) of the one-block stream ``blob``."""
+    assert blob[4:6] == bytes([_container.ONE_BLOCK_VERSION, _container.ONE_BLOCK])
+    return blob[_container.PREAMBLE.size:]
+
+
+def block_layout(blob):
+    """The one-block stream ``blob`` in the block layout (header, block,
+    trailer), as version 3 wrote every stream."""
+    block = one_block(blob)
+    size = _container.BLOCK_HEADER.unpack_from(block)[1]
+    return (_container.stream_header(size) + block
+            + _container.trailer([(len(block), size)]))
 
 
 def sample_text():

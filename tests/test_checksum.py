@@ -50,5 +50,7 @@ def test_each_version_checks_blocks_with_its_own_function():
             gagebpe.decompress(_stream_of_version(version, data, wrong))
 
 
-def test_new_streams_are_version_3():
-    assert gagebpe.compress(b"abc")[4] == _container.VERSION == 3
+def test_new_streams_take_the_lowest_version_that_holds_them():
+    assert gagebpe.compress(b"abc")[4:6] == bytes([4, _container.ONE_BLOCK])
+    assert gagebpe.compress(b"")[4] == _container.VERSION == 3
+    assert gagebpe.compress(b"abc" * 100, block_size=100)[4] == 3

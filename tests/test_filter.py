@@ -14,7 +14,7 @@ from gagebpe import _block, _container, _filter
 from gagebpe._container import CONTEXT, FILTERED, PACKED, SORTED, STORED
 from gagebpe.sample import sample
 
-from conftest import block_spans
+from conftest import block_layout, block_spans
 
 DATA = Path(__file__).parent / "data"
 
@@ -121,7 +121,7 @@ def test_short_filtered_payloads_are_refused():
 
 
 def test_version_2_streams_cannot_hold_filtered_blocks():
-    blob = bytearray(gagebpe.compress(records(13, 2000, 4)))
+    blob = bytearray(block_layout(gagebpe.compress(records(13, 2000, 4))))
     blob[4] = 2
     blob[12:16] = _container._crc(bytes(blob[:12])).to_bytes(4, "little")
     with pytest.raises(gagebpe.GageBPEError, match="unsupported block coding 5"):

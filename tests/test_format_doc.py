@@ -16,9 +16,19 @@ def example_stream():
 
 def test_the_example_stream_is_what_gagebpe_writes():
     blob = example_stream()
-    assert len(blob) == 106
+    assert len(blob) == 67
     assert blob == gagebpe.compress(b"ab" * 32)
     assert gagebpe.decompress(blob) == b"ab" * 32
     (info,) = gagebpe.describe(__import__("io").BytesIO(blob))
     assert (info.version, info.blocks, info.size, info.stream_bytes, info.merges) == \
-        (3, 1, 64, 106, 4)
+        (4, 1, 64, 67, 4)
+
+
+def test_the_example_in_the_block_layout_is_what_gagebpe_reads():
+    text = FORMAT.read_text().split("## 7. A complete example", 1)[1]
+    header = bytes.fromhex(re.search(r"header before it \(`([0-9a-f ]+)\n([0-9a-f ]+)`", text)
+                           .expand(r"\1 \2"))
+    block = example_stream()[6:]
+    trailer = bytes.fromhex("00" "3d000000" "40000000" "01000000" "4000000000000000"
+                            "70402991") + b"EPBG"
+    assert gagebpe.decompress(header + block + trailer) == b"ab" * 32

@@ -15,6 +15,8 @@ import gagebpe
 from gagebpe import GageBPEError, _container
 from gagebpe.sample import sample
 
+from conftest import block_layout
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -44,7 +46,7 @@ def with_total(stream, total):
 
 
 def test_a_header_declaring_2_to_the_60_bytes_allocates_nothing():
-    hostile = with_total(gagebpe.compress(b"tiny"), 1 << 60)
+    hostile = with_total(block_layout(gagebpe.compress(b"tiny")), 1 << 60)
     tracemalloc.start()
     try:
         with pytest.raises(GageBPEError):
@@ -56,12 +58,15 @@ def test_a_header_declaring_2_to_the_60_bytes_allocates_nothing():
         tracemalloc.stop()
     assert peak < 1 << 20
     # A block header declaring 2^32 - 1 bytes (its check recomputed) is
-    # refused by the stream's maximum block size before any payload is read.
-    blob = bytearray(gagebpe.compress(b"tiny"))
-    struct.pack_into("<I", blob, 17, 0xFFFFFFFF)
-    struct.pack_into("<I", blob, 29, zlib.crc32(bytes(blob[16:29])))
-    with pytest.raises(GageBPEError, match="out of range"):
-        gagebpe.decompress(bytes(blob))
+    # refused by the stream's maximum block size, or in a one-block stream
+    # by the largest a block may have, before any payload is read.
+    for blob, at in ((block_layout(gagebpe.compress(b"tiny")), _container.HEADER.size),
+                     (gagebpe.compress(b"tiny"), _container.PREAMBLE.size)):
+        blob = bytearray(blob)
+        struct.pack_into("<I", blob, at + 1, 0xFFFFFFFF)
+        struct.pack_into("<I", blob, at + 13, zlib.crc32(bytes(blob[at:at + 13])))
+        with pytest.raises(GageBPEError, match="out of range"):
+            gagebpe.decompress(bytes(blob))
 
 
 def test_limit_refuses_a_block_before_decoding_it():

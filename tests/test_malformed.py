@@ -104,8 +104,10 @@ def header(magic=b"GBPE", version=3, flags=0, reserved=0, max_block=1 << 20, crc
     (header(magic=b"GZIP"), "bad magic"),
     (header(crc=0), "header check"),
     (header(version=0), "unsupported format version"),
-    (header(version=4), "unsupported format version"),
+    (header(version=5), "unsupported format version"),
     (header(flags=1), "reserved"),
+    (header(version=4, flags=2), "reserved"),
+    (header(version=4, flags=3), "reserved"),
     (header(reserved=4), "reserved"),
     (header(max_block=0), "out of range"),
     (header(max_block=1 << 31), "out of range"),
@@ -188,3 +190,39 @@ def test_a_block_is_self_contained_given_the_stream_header():
     d = gagebpe.Decompressor()
     out = d.decompress(blob[:_container.HEADER.size] + blob[offset:offset + nbytes])
     assert out == data[1200:1800]
+
+
+def test_version_4_reads_the_block_layout_too():
+    assert gagebpe.decompress(header(version=4) + _container.trailer([])) == b""
+    blob = gagebpe.compress(b"abc" * 100, block_size=100)
+    assert gagebpe.decompress(header(version=4, max_block=100) + blob[16:]) == b"abc" * 100
+
+
+def one_block_stream(blk, flags=_container.ONE_BLOCK):
+    return _container.PREAMBLE.pack(_container.MAGIC, 4, flags) + blk
+
+
+@pytest.mark.parametrize("blob, error, message", [
+    (one_block_stream(block(0, 4, b"abcd")), GageBPEError, "unsupported block coding 0"),
+    (one_block_stream(block(1, (1 << 26) + 1, b"abcd")), GageBPEError, "out of range"),
+    (one_block_stream(block(1, 4, b"abcd", crc=1)), GageBPEError, "block header check"),
+    (one_block_stream(block(1, 4, b"abcd", data_crc=1)), GageBPEError, "block check failed"),
+    (one_block_stream(block(1, 4, b"abcd"))[:-1], EOFError, "ended before"),
+    (one_block_stream(block(1, 4, b"abcd"))[:20], EOFError, "ended before"),
+])
+def test_bad_one_block_streams(blob, error, message):
+    with pytest.raises(error, match=message):
+        gagebpe.decompress(blob)
+    d = gagebpe.Decompressor()
+    with pytest.raises(error, match=message):
+        d.decompress(blob)
+        if not d.eof:
+            raise EOFError("ended before")
+
+
+def test_bytes_after_a_one_block_stream_are_refused():
+    with pytest.raises(GageBPEError, match="bad magic"):
+        gagebpe.decompress(gagebpe.compress(b"abcd") + b"\0")
+    d = gagebpe.Decompressor()
+    assert d.decompress(gagebpe.compress(b"abcd") + b"\0") == b"abcd"
+    assert d.eof and d.unused_data == b"\0"

@@ -12,12 +12,20 @@ import gagebpe
 from gagebpe import _container, _one_block
 from gagebpe.sample import sample
 
+from conftest import block_layout, block_spans
+
 DATA = Path(__file__).parent / "data"
 BIG = 1 << 40
 
 
 def coding_of(blob):
-    return blob[_container.HEADER.size]
+    (start, _, _), = block_spans(blob)
+    return blob[start]
+
+
+def both_layouts(blob):
+    """A one-block stream as written (version 4) and in the block layout."""
+    return [blob, block_layout(blob)]
 
 
 @pytest.mark.parametrize("data, level", [
@@ -25,16 +33,16 @@ def coding_of(blob):
     (bytes(np.random.default_rng(7).integers(0, 256, 3000, dtype=np.uint8)), 6),
     (sample(4096), 9)])
 def test_takes_one_block_streams_and_gives_their_bytes(data, level):
-    blob = gagebpe.compress(data, level)
-    assert coding_of(blob) in _one_block.TAKEN
-    assert _one_block.decode(blob, BIG) == data
-    out = np.zeros(len(data), np.uint8)
-    assert _one_block.decode_into(blob, out)
-    assert out.tobytes() == data
+    for blob in both_layouts(gagebpe.compress(data, level)):
+        assert coding_of(blob) in _one_block.TAKEN
+        assert _one_block.decode(blob, BIG) == data
+        out = np.zeros(len(data), np.uint8)
+        assert _one_block.decode_into(blob, out)
+        assert out.tobytes() == data
 
 
 def as_version_2(blob):
-    blob = bytearray(blob)
+    blob = bytearray(block_layout(blob))
     blob[4] = 2
     blob[12:16] = struct.pack("<I", zlib.crc32(blob[:12]))
     return bytes(blob)
@@ -43,8 +51,9 @@ def as_version_2(blob):
 def test_a_version_2_stream_is_taken_but_not_with_a_version_3_coding():
     data = sample(5000)
     assert _one_block.decode(as_version_2(gagebpe.compress(data)), BIG) == data
-    folded = as_version_2(gagebpe.compress(data, 9))
+    folded = gagebpe.compress(data, 9)
     assert coding_of(folded) == _container.FOLDED
+    folded = as_version_2(folded)
     assert _one_block.decode(folded, BIG) is None
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(folded)
@@ -65,20 +74,20 @@ def test_declines_what_it_does_not_take(blob):
 
 @pytest.mark.parametrize("level, coding", [(6, _container.SORTED), (9, _container.FOLDED)])
 def test_declines_every_single_byte_corruption(level, coding):
-    blob = gagebpe.compress(sample(3000), level)
-    assert coding_of(blob) == coding
-    rng = np.random.default_rng(1)
-    for pos in range(len(blob)):
-        for flip in (0x01, 0x80, int(rng.integers(1, 256))):
-            bad = bytearray(blob)
-            bad[pos] ^= flip
-            assert _one_block.decode(bytes(bad), BIG) is None, (pos, flip)
+    for blob in both_layouts(gagebpe.compress(sample(3000), level)):
+        assert coding_of(blob) == coding
+        rng = np.random.default_rng(1)
+        for pos in range(len(blob)):
+            for flip in (0x01, 0x80, int(rng.integers(1, 256))):
+                bad = bytearray(blob)
+                bad[pos] ^= flip
+                assert _one_block.decode(bytes(bad), BIG) is None, (pos, flip)
 
 
 def test_declines_every_truncation():
-    blob = gagebpe.compress(sample(3000))
-    for cut in range(len(blob)):
-        assert _one_block.decode(blob[:cut], BIG) is None, cut
+    for blob in both_layouts(gagebpe.compress(sample(3000))):
+        for cut in range(len(blob)):
+            assert _one_block.decode(blob[:cut], BIG) is None, cut
 
 
 def test_declines_a_block_past_the_limit():
@@ -96,10 +105,21 @@ def test_decode_into_declines_another_size():
 
 
 def test_a_forged_size_allocates_nothing_past_a_block():
-    blob = bytearray(gagebpe.compress(sample(4096)))
-    for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 32) - 1):
-        blob[17:21] = struct.pack("<I", forged)
-        assert _one_block._declared_size(bytes(blob)) == 0
-        assert _one_block.decode(bytes(blob), BIG) is None
-        with pytest.raises(gagebpe.GageBPEError):
-            gagebpe.decompress(bytes(blob), limit=None)
+    for blob in both_layouts(gagebpe.compress(sample(4096))):
+        blob = bytearray(blob)
+        (start, _, _), = block_spans(blob)
+        for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 32) - 1):
+            blob[start + 1:start + 5] = struct.pack("<I", forged)
+            assert _one_block._declared_size(bytes(blob)) == 0
+            assert _one_block.decode(bytes(blob), BIG) is None
+            with pytest.raises(gagebpe.GageBPEError):
+                gagebpe.decompress(bytes(blob), limit=None)
+
+
+def test_a_one_block_stream_of_version_3_stays_readable():
+    # Written by gagebpe 0.6.0 (format version 3, the block layout) from
+    # gagebpe.sample.sample(30000) at level 9: a FOLDED block.
+    blob = (DATA / "v0.6-level9.gbpe").read_bytes()
+    assert blob[4] == 3 and coding_of(blob) == _container.FOLDED
+    assert gagebpe.decompress(blob) == sample(30_000)
+    assert len(gagebpe.compress(sample(30_000), 9)) == len(blob) - 39
