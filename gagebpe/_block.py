@@ -71,30 +71,50 @@ def merges_pay(data, min_count):
     return bits.min() < (1 - PROBE_GAIN) * bits[0]
 
 
-def estimated_bits(data, min_count):
+def estimated_bits(data, min_count, build=_grammar.build):
     """The estimated bits of ``data`` coded SORTED after each prefix of
     its merges."""
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
-    return _prefix.sorted_bits(_grammar.build(data, min_count), hist)
+    return _prefix.sorted_bits(build(data, min_count), hist)
 
 
-def choose_filter(data, min_count):
+def choose_filter(data, min_count, build=_grammar.build):
     """``(filter, lag)`` for block ``data``, or None: the filter, if any,
     under which a sample of the block codes smallest by estimate."""
     lag = _filter.best_lag(data)
     if not lag:
         return None
     part = probe_sample(data)
-    best, best_bits = None, estimated_bits(part, min_count).min()
+    best, best_bits = None, estimated_bits(part, min_count, build).min()
     for kind in _filter.FILTERS:
-        bits = estimated_bits(_filter.apply(part, kind, lag), min_count).min()
+        bits = estimated_bits(_filter.apply(part, kind, lag), min_count, build).min()
         if bits < best_bits:
             best, best_bits = (kind, lag), bits
     return best
 
 
+class BuiltOnce:
+    """``build(data, min_count)`` for several smallest pair counts at most
+    ``smallest``, each input built only once.  Greedy BPE merges in order
+    of non-increasing count (a pair a merge creates occurs at most as often
+    as the merge, and other pairs' counts only fall), so the grammar at a
+    larger smallest count is the one at ``smallest`` cut back to its merges
+    counted that many times or more."""
+
+    def __init__(self, smallest):
+        self.smallest = smallest
+        self.built = {}  # bytes -> grammar: the few inputs of one small block
+
+    def __call__(self, data, min_count):
+        data = bytes(data)
+        if data not in self.built:
+            self.built[data] = _grammar.build(data, self.smallest)
+        grammar = self.built[data]
+        return _grammar.truncate(grammar, int((grammar.counts >= min_count).sum()))
+
+
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
-           small_counts=()):
+           small_counts=(), build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
@@ -102,33 +122,37 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     block case-folded (FOLDED), and keep it if smaller.  CONTEXT is tried
     only for blocks of at least ``context_from`` bytes.  A block under
     SMALL_BLOCK bytes is also built with each smallest pair count of
-    ``small_counts``, and the smallest kept (``min_count``'s on a tie)."""
+    ``small_counts``, and the smallest kept (``min_count``'s on a tie).
+    ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
     if small_counts and len(data) < SMALL_BLOCK:
-        return min((encode(data, count, probe, merge, fold, context_from)
-                    for count in (min_count, *small_counts)), key=lambda coded: len(coded[1]))
+        counts = (min_count, *small_counts)
+        build = BuiltOnce(min(counts))
+        return min((encode(data, count, probe, merge, fold, context_from, build=build)
+                    for count in counts), key=lambda coded: len(coded[1]))
     if merge is None:
         merge = worth_merging(data, min_count, probe)
     if not merge:
         return smallest(data, _grammar.unmerged(data))
     context = len(data) >= context_from
-    chosen = choose_filter(data, min_count)
+    chosen = choose_filter(data, min_count, build)
     if chosen is None:
-        best = smallest(data, _grammar.build(data, min_count), context)
-        if fold and (folded := encode_folded(data, min_count)) and len(folded[1]) < len(best[1]):
+        best = smallest(data, build(data, min_count), context)
+        if (fold and (folded := encode_folded(data, min_count, build))
+                and len(folded[1]) < len(best[1])):
             return folded
         return best
     filtered = _filter.apply(data, *chosen)
-    coding, payload = smallest(filtered, _grammar.build(filtered, min_count), context)
+    coding, payload = smallest(filtered, build(filtered, min_count), context)
     payload = _coding_filtered.encode(*chosen, coding, payload)
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
     return FILTERED, payload
 
 
-def encode_folded(data, min_count):
+def encode_folded(data, min_count, build=_grammar.build):
     """``(FOLDED, payload)`` for text block ``data``, or None where it is
     not text (fewer small letters than twice its capitals) or has no two
     byte values to spare for the markers."""
@@ -137,7 +161,7 @@ def encode_folded(data, min_count):
     if markers is None or hist[97:123].sum() < 2 * hist[65:91].sum():
         return None
     folded = _case.fold(np.frombuffer(data, np.uint8), *markers).tobytes()
-    coding, payload = smallest(folded, _grammar.build(folded, min_count))
+    coding, payload = smallest(folded, build(folded, min_count))
     if coding == STORED:
         return None
     return FOLDED, _coding_folded.encode(*markers, len(folded), coding, payload)

@@ -112,3 +112,17 @@ def test_decode_rejects_a_bomb():
     merges = [[97, 97]] + [[256 + k, 256 + k] for k in range(60)]
     with pytest.raises(GageBPEError, match="more than"):
         grammar.decode(np.array(merges), np.array([256 + 60]))
+
+
+@given(byte_strings(), st.integers(3, 6))
+def test_a_larger_smallest_count_cuts_the_grammar_back(data, min_count):
+    # Merge counts never rise, so level 9's small blocks build once at the
+    # smallest count and cut back for the others (_block.BuiltOnce).
+    from gagebpe import _block
+    built = _grammar.build(data, 2)
+    assert (np.diff(built.counts) <= 0).all()
+    direct = _grammar.build(data, min_count)
+    cut = _block.BuiltOnce(2)(data, min_count)
+    assert np.array_equal(cut.merges, direct.merges)
+    assert np.array_equal(cut.ids, direct.ids)
+    assert np.array_equal(cut.counts, direct.counts)
