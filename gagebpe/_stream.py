@@ -138,7 +138,7 @@ class Compressor:
     def compress(self, data):
         if self._finished:
             raise ValueError("Compressor has been flushed")
-        out = []
+        views = []
         with memoryview(data) as view, view.cast("B") as data:
             if self._pending and len(data):  # fill the block begun by earlier calls
                 take = min(len(data), self._block_size - len(self._pending))
@@ -146,17 +146,16 @@ class Compressor:
                 data = data[take:]
                 if not len(data):  # it may be the last
                     return b""
-                out += self._blocks([self._pending])
+                views.append(self._pending)
                 self._pending = bytearray()
             # Whole blocks straight from the caller's buffer, all but one
             # (it may be the last): no copy of the input beyond the blocks
-            # being coded and that one.
+            # being coded and that one.  All in one batch, for the threads.
             full = max(0, (len(data) - 1) // self._block_size * self._block_size)
-            if full:
-                out += self._blocks([data[start:start + self._block_size]
-                                     for start in range(0, full, self._block_size)])
+            views += [data[start:start + self._block_size]
+                      for start in range(0, full, self._block_size)]
             self._pending += data[full:]
-        return b"".join(out)
+            return b"".join(self._blocks(views)) if views else b""
 
     def flush(self):
         if self._finished:

@@ -174,3 +174,14 @@ def test_decompress_into_a_buffer(parts, block_size):
             decompress_into(blob, bytearray(len(want) - 1))
         with pytest.raises(ValueError):
             decompress_into(blob, bytes(len(want)))  # read-only
+
+
+def test_compressor_gives_its_threads_whole_batches(monkeypatch):
+    # The block held back (it may be the last) joins the next call's batch.
+    c = gagebpe.Compressor(1, block_size=100, threads=2)
+    batches, code = [], c._coder.code
+    monkeypatch.setattr(c._coder, "code", lambda views: batches.append(len(views)) or code(views))
+    data = sample(1000)
+    out = b"".join(c.compress(data[i:i + 200]) for i in range(0, 1000, 200)) + c.flush()
+    assert out == gagebpe.compress(data, 1, block_size=100)
+    assert batches == [1, 2, 2, 2, 2, 1]
