@@ -62,15 +62,15 @@ def decode(payload, size, out):
     class_of_byte = np.unpackbits(np.frombuffer(class_bitmap, np.uint8), bitorder="little")
     if (class_of_byte & ~np.unpackbits(np.frombuffer(bitmap, np.uint8), bitorder="little")).any():
         raise GageBPEError("class bitmap marks a byte value the block does not hold")
-    _coded_sequence.raise_problem(_decode_payload(
+    _coded_sequence.raise_problem(decode_payload(
         np.frombuffer(payload, np.uint8), n_merges, n_ids, table_bytes, lengths0, lengths1,
         terminals, class_of_byte, size, out))
     return out
 
 
 @njit(cache=True, nogil=True)
-def _decode_payload(body, n_merges, n_ids, table_bytes, lengths0, lengths1, terminals, class_of_byte,
-            size, out):
+def decode_payload(body, n_merges, n_ids, table_bytes, lengths0, lengths1, terminals,
+                   class_of_byte, size, out):
     """The whole payload after its header, in one call; the problem number."""
     merges = np.empty((n_merges, 2), np.int32)
     problem = _coding_sorted.unpack_table(body, HEAD_SIZE, table_bytes, terminals.shape[0],

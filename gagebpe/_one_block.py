@@ -4,8 +4,8 @@ numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
-STORED, SORTED or FOLDED-over-SORTED block, in either layout) through one
-kernel that makes every
+STORED, SORTED or CONTEXT block, or a FOLDED block over SORTED or CONTEXT,
+in either layout) through one kernel that makes every
 check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
 block check included.  Anything else, and every input that fails a check,
 it declines: the caller then takes the general path, which raises the
@@ -14,14 +14,14 @@ keep one source.
 
 Imports ``_jit``, ``_container`` (the layout), ``_coding_folded`` (its
 header), ``_coded_sequence`` (``u32``), ``_inplace_bytes`` and the kernels
-``_checksum``, ``_coding_sorted``, ``_case``.
+``_checksum``, ``_coding_sorted``, ``_coding_context``, ``_case``.
 """
 import numpy as np
 
-from . import _case, _coding_folded, _coding_sorted, _inplace_bytes
+from . import _case, _coding_context, _coding_folded, _coding_sorted, _inplace_bytes
 from ._coded_sequence import u32
 from ._checksum import xxh64
-from ._container import (BLOCK_HEADER, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
+from ._container import (BLOCK_HEADER, CONTEXT, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
                          MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSION, PREAMBLE, SORTED,
                          STORED, trailer_size)
 from ._jit import PURE_PYTHON, njit
@@ -36,7 +36,8 @@ SMALLEST = _ONE_BLOCK_AT + _BLOCK_HEADER  # an empty payload's stream
 # small beside decoding, and its threads may help.
 LARGEST = 1 << 22
 _FOLDED_HEAD = _coding_folded.HEAD.size
-TAKEN = (STORED, SORTED, FOLDED)
+TAKEN = (STORED, SORTED, CONTEXT, FOLDED)
+_BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
 _ONE_BLOCK_PREAMBLE = bytes([ONE_BLOCK_VERSION, ONE_BLOCK])
@@ -140,17 +141,47 @@ def _decode_sorted(payload, size, out):
 
 
 @njit(cache=True, nogil=True)
+def _decode_context(payload, size, out):
+    """A CONTEXT payload into ``out``; whether it decoded (its class
+    bitmap checked as ``_coding_context.decode`` checks it)."""
+    if payload.shape[0] < _coding_context.HEAD_SIZE:
+        return False
+    # _coding_context.HEAD: merges, ids, table bytes, length bytes x 2, bitmaps
+    n_merges, n_ids = u32(payload, 0), u32(payload, 4)
+    at = _coding_context.HEAD_SIZE - 2 * _BITMAP
+    terminals = _terminals(payload[at:at + _BITMAP])
+    if n_ids > size or n_merges >= size or terminals.shape[0] == 0:
+        return False
+    class_of_byte = np.empty(256, np.uint8)
+    for v in range(256):
+        present = (payload[at + (v >> 3)] >> (v & 7)) & 1
+        marked = (payload[at + _BITMAP + (v >> 3)] >> (v & 7)) & 1
+        if marked and not present:
+            return False
+        class_of_byte[v] = marked
+    return _coding_context.decode_payload(payload, n_merges, n_ids, u32(payload, 8),
+                                          u32(payload, 12), u32(payload, 16), terminals,
+                                          class_of_byte, size, out) == 0
+
+
+@njit(cache=True, nogil=True)
 def _decode_folded(payload, size, out):
-    """A FOLDED payload over a SORTED one into ``out``; whether it decoded
-    (its header checked as ``_coding_folded.split`` checks it)."""
+    """A FOLDED payload over a SORTED or CONTEXT one into ``out``; whether
+    it decoded (its header checked as ``_coding_folded.split`` checks it)."""
     if payload.shape[0] < _FOLDED_HEAD:
         return False
     single, word, folded_size = payload[0], payload[1], u32(payload, 2)
-    if single == word or not size <= folded_size <= 2 * size or payload[6] != SORTED:
+    if single == word or not size <= folded_size <= 2 * size:
         return False
     folded = np.empty(folded_size, np.uint8)
-    return (_decode_sorted(payload[_FOLDED_HEAD:], folded_size, folded)
-            and _case.unfold(folded, single, word, out) == size)
+    inner = payload[_FOLDED_HEAD:]
+    if payload[6] == SORTED:
+        decoded = _decode_sorted(inner, folded_size, folded)
+    elif payload[6] == CONTEXT:
+        decoded = _decode_context(inner, folded_size, folded)
+    else:
+        return False
+    return decoded and _case.unfold(folded, single, word, out) == size
 
 
 @njit(cache=True, nogil=True)
@@ -170,7 +201,10 @@ def _decode(data, out):
     elif coding == SORTED:
         if not _decode_sorted(payload, size, out):
             return False
-    elif coding == FOLDED and data[4] >= 3:  # version 3 brought FOLDED
+    elif coding == CONTEXT and data[4] >= 3:  # version 3 brought CONTEXT and FOLDED
+        if not _decode_context(payload, size, out):
+            return False
+    elif coding == FOLDED and data[4] >= 3:
         if not _decode_folded(payload, size, out):
             return False
     else:

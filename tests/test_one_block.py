@@ -31,7 +31,7 @@ def both_layouts(blob):
 @pytest.mark.parametrize("data, level", [
     (sample(4096), 6), (sample(60_000), 6), (b"x", 6),
     (bytes(np.random.default_rng(7).integers(0, 256, 3000, dtype=np.uint8)), 6),
-    (sample(4096), 9)])
+    (sample(4096), 9), (sample(20_000), 7), (sample(30_000), 9)])
 def test_takes_one_block_streams_and_gives_their_bytes(data, level):
     for blob in both_layouts(gagebpe.compress(data, level)):
         assert coding_of(blob) in _one_block.TAKEN
@@ -57,6 +57,12 @@ def test_a_version_2_stream_is_taken_but_not_with_a_version_3_coding():
     assert _one_block.decode(folded, BIG) is None
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(folded)
+    context = gagebpe.compress(sample(20_000), 7)
+    assert coding_of(context) == _container.CONTEXT
+    context = as_version_2(context)
+    assert _one_block.decode(context, BIG) is None
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress(context)
 
 
 @pytest.mark.parametrize("blob", [
@@ -64,17 +70,19 @@ def test_a_version_2_stream_is_taken_but_not_with_a_version_3_coding():
     gagebpe.compress(sample(4096)) * 2,                    # two streams
     gagebpe.compress(sample(4096)) + b"\0",                # trailing byte
     gagebpe.compress(b"ab" * 100),                         # PACKED
-    gagebpe.compress(sample(1 << 21), 9),                  # CONTEXT inside FOLDED
+    gagebpe.compress(np.arange(20_000, dtype="<i4").tobytes()),  # FILTERED
     gagebpe.compress(b""),                                 # no block
     (DATA / "v0.1-level6.gbpe").read_bytes(),              # version 1
-], ids=["blocks", "streams", "trailing", "packed", "folded context", "empty", "version 1"])
+], ids=["blocks", "streams", "trailing", "packed", "filtered", "empty", "version 1"])
 def test_declines_what_it_does_not_take(blob):
     assert _one_block.decode(blob, BIG) is None
 
 
-@pytest.mark.parametrize("level, coding", [(6, _container.SORTED), (9, _container.FOLDED)])
-def test_declines_every_single_byte_corruption(level, coding):
-    for blob in both_layouts(gagebpe.compress(sample(3000), level)):
+@pytest.mark.parametrize("size, level, coding", [(3000, 6, _container.SORTED),
+                                                  (3000, 9, _container.FOLDED),
+                                                  (15_000, 7, _container.CONTEXT)])
+def test_declines_every_single_byte_corruption(size, level, coding):
+    for blob in both_layouts(gagebpe.compress(sample(size), level)):
         assert coding_of(blob) == coding
         rng = np.random.default_rng(1)
         for pos in range(len(blob)):
@@ -118,8 +126,9 @@ def test_a_forged_size_allocates_nothing_past_a_block():
 
 def test_a_one_block_stream_of_version_3_stays_readable():
     # Written by gagebpe 0.6.0 (format version 3, the block layout) from
-    # gagebpe.sample.sample(30000) at level 9: a FOLDED block.
+    # gagebpe.sample.sample(30000) at level 9: FOLDED over CONTEXT.
     blob = (DATA / "v0.6-level9.gbpe").read_bytes()
     assert blob[4] == 3 and coding_of(blob) == _container.FOLDED
+    assert _one_block.decode(blob, BIG) == sample(30_000)
     assert gagebpe.decompress(blob) == sample(30_000)
     assert len(gagebpe.compress(sample(30_000), 9)) == len(blob) - 39
