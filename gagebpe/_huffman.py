@@ -118,14 +118,14 @@ def canonical_codes(lengths):
 def is_complete(lengths):
     """Do the lengths (1..MAX_LENGTH, or 0) form a complete prefix code, or
     a single one-bit code?  Anything else cannot be decoded unambiguously."""
+    if lengths.shape[0] and lengths.max() > MAX_LENGTH:
+        return False
+    per_length = length_counts(lengths)  # counted four ways: no chain of adds
     total = np.int64(0)
     used = 0
-    for n in lengths:
-        if n > MAX_LENGTH:
-            return False
-        if n:
-            total += np.int64(1) << (MAX_LENGTH - n)
-            used += 1
+    for n in range(1, MAX_LENGTH + 1):
+        total += per_length[n] << (MAX_LENGTH - n)
+        used += per_length[n]
     if used == 1:
         return total == np.int64(1) << (MAX_LENGTH - 1)
     return total == np.int64(1) << MAX_LENGTH
