@@ -165,6 +165,17 @@ def _decode_context(payload, size, out):
 
 
 @njit(cache=True, nogil=True)
+def _decode_grammar(coding, payload, size, out):
+    """A SORTED or CONTEXT payload into ``out``; whether it decoded (False
+    for any other coding)."""
+    if coding == SORTED:
+        return _decode_sorted(payload, size, out)
+    if coding == CONTEXT:
+        return _decode_context(payload, size, out)
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _decode_folded(payload, size, out):
     """A FOLDED payload over a SORTED or CONTEXT one into ``out``; whether
     it decoded (its header checked as ``_coding_folded.split`` checks it)."""
@@ -173,15 +184,11 @@ def _decode_folded(payload, size, out):
     single, word, folded_size = payload[0], payload[1], u32(payload, 2)
     if single == word or not size <= folded_size <= 2 * size:
         return False
-    folded = np.empty(folded_size, np.uint8)
-    inner = payload[_FOLDED_HEAD:]
-    if payload[6] == SORTED:
-        decoded = _decode_sorted(inner, folded_size, folded)
-    elif payload[6] == CONTEXT:
-        decoded = _decode_context(inner, folded_size, folded)
-    else:
+    if payload[6] != SORTED and payload[6] != CONTEXT:
         return False
-    return decoded and _case.unfold(folded, single, word, out) == size
+    folded = np.empty(folded_size, np.uint8)
+    return (_decode_grammar(payload[6], payload[_FOLDED_HEAD:], folded_size, folded)
+            and _case.unfold(folded, single, word, out) == size)
 
 
 @njit(cache=True, nogil=True)
@@ -198,13 +205,10 @@ def _decode(data, out):
         if payload.shape[0] != size:
             return False
         out[:] = payload
-    elif coding == SORTED:
-        if not _decode_sorted(payload, size, out):
+    elif coding == SORTED or (coding == CONTEXT and data[4] >= 3):  # 3 brought CONTEXT
+        if not _decode_grammar(coding, payload, size, out):
             return False
-    elif coding == CONTEXT and data[4] >= 3:  # version 3 brought CONTEXT and FOLDED
-        if not _decode_context(payload, size, out):
-            return False
-    elif coding == FOLDED and data[4] >= 3:
+    elif coding == FOLDED and data[4] >= 3:  # and FOLDED
         if not _decode_folded(payload, size, out):
             return False
     else:
