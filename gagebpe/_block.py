@@ -114,21 +114,22 @@ class BuiltOnce:
 
 
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
-           small_counts=(), build=_grammar.build):
+           small_counts=(), more_counts=(), build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
     ``worth_merging(data, min_count, probe)``.  ``fold``: also code a text
     block case-folded (FOLDED), and keep it if smaller.  CONTEXT is tried
-    only for blocks of at least ``context_from`` bytes.  A block under
-    SMALL_BLOCK bytes is also built with each smallest pair count of
-    ``small_counts``, and the smallest kept (``min_count``'s on a tie).
-    ``build(data, min_count)`` gives the grammars."""
+    only for blocks of at least ``context_from`` bytes.  The block is also
+    built with each smallest pair count of ``small_counts`` if under
+    SMALL_BLOCK bytes, and of ``more_counts``; the smallest coding is kept
+    (the first count's on a tie).  ``build(data, min_count)`` gives the
+    grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
-    if small_counts and len(data) < SMALL_BLOCK:
-        counts = (min_count, *small_counts)
+    counts = (min_count, *(small_counts if len(data) < SMALL_BLOCK else ()), *more_counts)
+    if len(counts) > 1:
         build = BuiltOnce(min(counts))
         return min((encode(data, count, probe, merge, fold, context_from, build=build)
                     for count in counts), key=lambda coded: len(coded[1]))

@@ -97,7 +97,8 @@ class _BlockCoder:
     def _one(self, data, merge):
         level = self.level
         coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
-                                        level.context_from, level.small_counts)
+                                        level.context_from, level.small_counts,
+                                        level.more_counts)
         return _container.block(coding, payload, data)
 
     def close(self):

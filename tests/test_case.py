@@ -1,6 +1,9 @@
 """Case folding (format version 3's FOLDED coding, level 9): any text folds
 and unfolds to itself, text that gains is written FOLDED, and malformed
 FOLDED blocks are refused."""
+import random
+import string
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -146,3 +149,23 @@ def test_level_9_keeps_the_smallest_of_its_pair_counts_on_small_blocks():
     assert (_block.encode(big, level.min_count, level.probe, None, level.fold, 0,
                           level.small_counts)
             == _block.encode(big, level.min_count, level.probe, None, level.fold))
+
+
+def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
+    from gagebpe import _levels
+    level = _levels.settings(9)
+    # random words seen three times each: whole words pay only as merges
+    # of pairs counted 3 times
+    rng = random.Random(5)
+    words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(8, 14)))
+             for _ in range(3000)]
+    seen = words * 3
+    rng.shuffle(seen)
+    big = " ".join(seen).encode()
+    assert len(big) > _block.SMALL_BLOCK
+    each = [_block.encode(big, count, level.probe, None, level.fold)
+            for count in (level.min_count, *level.more_counts)]
+    chosen = _block.encode(big, level.min_count, level.probe, None, level.fold, 0,
+                           level.small_counts, level.more_counts)
+    assert chosen == min(each, key=lambda coded: len(coded[1]))
+    assert len(chosen[1]) < len(each[0][1])  # pairs counted 3 times pay here
