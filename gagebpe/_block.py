@@ -14,7 +14,10 @@ Encoding is a pipeline, top to bottom:
    ``_coding_filtered``;
 5. take the smallest payload, the faster to decode on a tie;
 6. at level 9, code a text block case-folded too (``_case``, framed by
-   ``_coding_folded``), and keep that where it is smaller.
+   ``_coding_folded``), and keep that where it is smaller;
+7. at level 9, code the block again with its long repeats taken out as
+   copies (``_coding_repeats``) and the rest through steps 1-6, and keep
+   that where it is smaller.
 
 Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
@@ -26,8 +29,9 @@ Imports ``_errors``, ``_container`` (the coding numbers), ``_filter``,
 import numpy as np
 
 from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
-               _coding_packed, _coding_sorted, _coding_stored, _filter, _grammar, _prefix)
-from ._container import CONTEXT, FILTERED, FOLDED, HUFFMAN, PACKED, SORTED, STORED
+               _coding_packed, _coding_repeats, _coding_sorted, _coding_stored, _filter,
+               _grammar, _prefix)
+from ._container import CONTEXT, FILTERED, FOLDED, HUFFMAN, PACKED, REPEATS, SORTED, STORED
 from ._errors import UNKNOWN_CODING, GageBPEError
 
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
@@ -114,7 +118,7 @@ class BuiltOnce:
 
 
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
-           small_counts=(), more_counts=(), build=_grammar.build):
+           small_counts=(), more_counts=(), repeats=False, build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
@@ -123,11 +127,19 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     only for blocks of at least ``context_from`` bytes.  The block is also
     built with each smallest pair count of ``small_counts`` if under
     SMALL_BLOCK bytes, and of ``more_counts``; the smallest coding is kept
-    (the first count's on a tie).  ``build(data, min_count)`` gives the
-    grammars."""
+    (the first count's on a tie).  ``repeats``: also code the block with
+    its long repeats taken out (REPEATS), and keep that if smaller.
+    ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
+    if repeats:
+        def inner(part):
+            return encode(part, min_count, probe, merge, fold, context_from, small_counts,
+                          more_counts)
+        best = inner(data)
+        wrapped = encode_repeats(data, inner)
+        return wrapped if wrapped and len(wrapped[1]) < len(best[1]) else best
     counts = (min_count, *(small_counts if len(data) < SMALL_BLOCK else ()), *more_counts)
     if len(counts) > 1:
         build = BuiltOnce(min(counts))
@@ -151,6 +163,17 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
     return FILTERED, payload
+
+
+def encode_repeats(data, encode_inner):
+    """``(REPEATS, payload)`` for block ``data``, its literals coded by
+    ``encode_inner(literals)``; None if it repeats nothing long."""
+    found = _coding_repeats.find(data)
+    if found is None:
+        return None
+    literals, copies = found
+    coding, payload = encode_inner(literals)
+    return REPEATS, _coding_repeats.encode(copies, len(literals), coding, payload)
 
 
 def encode_folded(data, min_count, build=_grammar.build):
@@ -198,6 +221,10 @@ def decode(coding, payload, size, out):
         DECODERS[coding](payload, size, out)
         _filter.unfilter(out, kind, lag)
         return out
+    if coding == REPEATS:
+        coding, literal_size, n_copies, copies, payload = _coding_repeats.split(payload, size)
+        literals = decode(coding, payload, literal_size, np.empty(literal_size, np.uint8))
+        return _coding_repeats.restore(literals, n_copies, copies, out)
     if coding == FOLDED:
         single, word, folded_size, coding, payload = _coding_folded.split(payload, size)
         folded = DECODERS[coding](payload, folded_size, np.empty(folded_size, np.uint8))

@@ -1,8 +1,8 @@
-"""The container format, version 4 (docs/FORMAT.md, section 3): the parts of
+"""The container format, version 5 (docs/FORMAT.md, section 3): the parts of
 a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
-           | preamble block            (version 4: a one-block stream)
+           | preamble block            (versions 4 and 5: a one-block stream)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -22,26 +22,31 @@ FOOTER_MAGIC = b"EPBG"
 # Written: the lowest version that holds the stream.  Version 1 checks
 # blocks with CRC32, later ones with XXH64; 3 adds FILTERED, CONTEXT and
 # FOLDED; 4 adds the one-block layout, which one-shot compression writes
-# for a stream of one block (23 bytes of framing instead of 62).
+# for a stream of one block (23 bytes of framing instead of 62); 5 adds
+# REPEATS, in either layout.
 VERSION = 3
 ONE_BLOCK_VERSION = 4
-VERSIONS = (1, 2, 3, 4)
-ONE_BLOCK = 1  # the version 4 flag of the one-block layout
+REPEATS_VERSION = 5
+VERSIONS = (1, 2, 3, 4, 5)
+ONE_BLOCK = 1  # the flag of the one-block layout (versions 4 and 5)
 MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
-END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED = range(8)
+END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED, REPEATS = range(9)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
            3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
 CODINGS[4] = CODINGS[3]
-# Where a block's merge count lies in its payload (u32); FILTERED's and
-# FOLDED's is their inner coding's, after their own header.
-MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, FILTERED: 4, CONTEXT: 0, FOLDED: 7}
-MERGE_COUNT_END = 11
+CODINGS[5] = CODINGS[4] + (REPEATS,)
+# Where a block's merge count lies in its payload (u32).
+MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, CONTEXT: 0}
+# The codings around another: where the inner coding's number and its
+# payload lie in theirs.
+INNER_AT = {FILTERED: (3, 4), FOLDED: (6, 7), REPEATS: (0, 13)}
+MERGE_COUNT_END = 13 + 7 + 4  # REPEATS over FOLDED
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before
 HEADER = struct.Struct("<4sBBHII")
-# a one-block stream's: magic, version 4, flags ONE_BLOCK; its block follows
+# a one-block stream's: magic, version 4 or 5, flags ONE_BLOCK; its block follows
 PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
@@ -66,8 +71,8 @@ def _with_crc(head):
 
 # -- writing ----------------------------------------------------------------------
 
-def stream_header(max_block_size):
-    return _with_crc(HEADER.pack(MAGIC, VERSION, 0, 0, max_block_size, 0)[:-4])
+def stream_header(max_block_size, version=VERSION):
+    return _with_crc(HEADER.pack(MAGIC, version, 0, 0, max_block_size, 0)[:-4])
 
 
 def block(coding, payload, data):
@@ -79,8 +84,17 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The one-block stream (version 4) of ``block``, framed by ``block()``."""
-    return PREAMBLE.pack(MAGIC, ONE_BLOCK_VERSION, ONE_BLOCK) + block
+    """The one-block stream of ``block``, framed by ``block()``: version 5
+    if it is REPEATS, else 4."""
+    return PREAMBLE.pack(MAGIC, version_of([block]), ONE_BLOCK) + block
+
+
+def version_of(blocks, one_block=True):
+    """The lowest version that holds ``blocks`` (each framed by ``block()``)
+    in the one-block layout, or else the block layout."""
+    if any(block[0] == REPEATS for block in blocks):
+        return REPEATS_VERSION
+    return ONE_BLOCK_VERSION if one_block else VERSION
 
 
 def trailer(index):
@@ -100,7 +114,14 @@ def merge_count(coding, payload_head):
     MERGE_COUNT_END bytes of its payload (fewer if it has fewer)."""
     if coding == STORED:
         return 0
-    at = MERGE_COUNT_AT[coding]
+    if coding in INNER_AT:
+        coding_at, inner_at = INNER_AT[coding]
+        if len(payload_head) < inner_at:
+            raise GageBPEError("block shorter than its header")
+        return merge_count(payload_head[coding_at], payload_head[inner_at:])
+    at = MERGE_COUNT_AT.get(coding)
+    if at is None:
+        raise GageBPEError(UNKNOWN_CODING.format(coding))
     if len(payload_head) < at + 4:
         raise GageBPEError("block shorter than its header")
     return struct.unpack_from("<I", payload_head, at)[0]
@@ -229,8 +250,8 @@ class Parser:
         magic, version, flags, reserved, max_block_size, crc = HEADER.unpack_from(view)
         if magic != MAGIC:
             raise GageBPEError(BAD_MAGIC)
-        if version == ONE_BLOCK_VERSION and flags & ONE_BLOCK:
-            return self._parse_preamble(flags)
+        if version in (ONE_BLOCK_VERSION, REPEATS_VERSION) and flags & ONE_BLOCK:
+            return self._parse_preamble(version, flags)
         if crc != _crc(view[:HEADER.size - 4]):
             raise GageBPEError("stream header check failed")
         if version not in VERSIONS:
@@ -243,12 +264,12 @@ class Parser:
         self._state = _BLOCKS
         return self.header, HEADER.size
 
-    def _parse_preamble(self, flags):
+    def _parse_preamble(self, version, flags):
         """A one-block stream: its block, of any size a block may have, is
         next, and then its end."""
         if flags != ONE_BLOCK:
             raise GageBPEError("reserved header bits are set")
-        self.header = Header(ONE_BLOCK_VERSION, MAX_BLOCK_SIZE)
+        self.header = Header(version, MAX_BLOCK_SIZE)
         self._one_block = True
         self._state = _ONE_BLOCK
         return self.header, PREAMBLE.size

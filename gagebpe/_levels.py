@@ -26,6 +26,7 @@ class Level(NamedTuple):
     # smallest pair counts, and keep the smallest coding
     small_counts: tuple = ()
     more_counts: tuple = ()
+    repeats: bool = False  # also code blocks with long repeats taken out, keep the smaller
 
 
 # Memory while compressing is at most about 28 bytes per byte of a block; a
@@ -54,7 +55,7 @@ LEVELS = {
     6: Level(4, 1 << 22, True, context_from=CONTEXT_FROM),
     7: Level(4, 1 << 23, True),
     8: Level(4, 1 << 24, True),
-    9: Level(4, 1 << 25, False, True, small_counts=(2,), more_counts=(3,)),
+    9: Level(4, 1 << 25, False, True, small_counts=(2,), more_counts=(3,), repeats=True),
 }
 
 

@@ -98,7 +98,7 @@ class _BlockCoder:
         level = self.level
         coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
                                         level.context_from, level.small_counts,
-                                        level.more_counts)
+                                        level.more_counts, level.repeats)
         return _container.block(coding, payload, data)
 
     def close(self):
@@ -181,7 +181,11 @@ class Compressor:
         out = []
         if not self._started:
             self._started = True
-            out.append(_container.stream_header(self._block_size))
+            # Written before the later blocks are known: a level that may
+            # write REPEATS says version 5 whether or not it does.
+            version = (_container.REPEATS_VERSION if self._coder.level.repeats
+                       else _container.VERSION)
+            out.append(_container.stream_header(self._block_size, version))
         self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
         return out + blocks
 
@@ -189,8 +193,8 @@ class Compressor:
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block takes
-    the one-block layout (format version 4).  ``format="gage1994"`` writes
-    Philip Gage's 1994 format instead (``gagebpe.gage1994``), which has no
+    the one-block layout (format version 4; 5 for a REPEATS block).
+    ``format="gage1994"`` writes Philip Gage's 1994 format instead (``gagebpe.gage1994``), which has no
     levels or block sizes to choose."""
     if check_format(format) == "gage1994":
         if level is not None or block_size is not None:
@@ -208,7 +212,8 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     if len(blocks) == 1:  # a chunk: the short layout
         return _container.one_block_stream(blocks[0])
     index = [(len(block), size) for block, size in zip(blocks, sizes)]
-    return (_container.stream_header(block_size) + b"".join(blocks)
+    return (_container.stream_header(block_size, _container.version_of(blocks, False))
+            + b"".join(blocks)
             + _container.trailer(index))
 
 

@@ -57,6 +57,7 @@ def test_fixed_cases():
         (bytes(rng.integers(0, 256, 2000, dtype=np.uint8)), 6),  # STORED
         (bytes(rng.integers(0, 3, 4000, dtype=np.uint8)), 6),  # few symbols
         (bytes(range(256)) * 4, 6),
+        (bytes(rng.integers(0, 256, 2500, dtype=np.uint8)) * 2 + sample(2000), 9),  # REPEATS
     ]
     if CANTERBURY.is_dir():
         for name in ("grammar.lsp", "xargs.1", "fields.c"):

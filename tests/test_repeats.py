@@ -1,0 +1,199 @@
+"""Long repeats (format version 5's REPEATS coding, level 9): copies found
+and put back exactly, written where they make the block smaller, in a
+stream of version 5 only, and malformed REPEATS blocks refused."""
+import io
+import struct
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import gagebpe
+from gagebpe import _block, _coding_repeats, _container, _repeats
+from gagebpe._container import CONTEXT, PREAMBLE, REPEATS, SORTED, STORED
+
+from conftest import block_spans, byte_strings
+
+
+def noise(n, seed):
+    return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8).tobytes()
+
+
+def repeated(seed=0):
+    """Random bytes whose long stretches recur at a distance: nothing for
+    pair merges, everything for copies."""
+    rng = np.random.default_rng(seed)
+    parts = [noise(3000, seed)]
+    for _ in range(12):
+        parts.append(noise(int(rng.integers(1, 400)), int(rng.integers(1 << 30))))
+        start = int(rng.integers(0, 2000))
+        parts.append(parts[0][start:start + int(rng.integers(40, 900))])
+    return b"".join(parts)
+
+
+def round_trip(data):
+    array = np.frombuffer(data, np.uint8)
+    copies = _repeats.find(array, _repeats.MIN_REPEAT, _repeats.hash_bits(len(array)))
+    literals = _repeats.literals(array, copies)
+    out = np.empty(len(array), np.uint8)
+    assert _repeats.restore(literals, _repeats.pack(copies), len(copies), out) == 0
+    return copies, literals, out.tobytes()
+
+
+@settings(deadline=None)
+@given(st.one_of(byte_strings(5000), st.integers(0, 1000).map(repeated)))
+def test_copies_put_back_give_the_block(data):
+    copies, literals, back = round_trip(data)
+    assert back == data
+    assert (copies[:, 2] >= _repeats.MIN_REPEAT).all()
+    assert (copies[:, 1] >= 1).all()
+    assert len(literals) + copies[:, 2].sum() == len(data)
+
+
+def test_copies_take_the_repeats_and_runs():
+    copies, literals, _ = round_trip(repeated(1))
+    assert len(copies) >= 12 and len(literals) < 0.75 * len(repeated(1))
+    # a run is a copy of itself, one byte back
+    copies, literals, _ = round_trip(b"x" + b"a" * 1000 + b"y")
+    assert copies.tolist() == [[2, 1, 999]] and literals.tobytes() == b"xay"
+
+
+def test_level_9_writes_repeats_where_they_pay_in_version_5():
+    data = repeated(2)
+    blob = gagebpe.compress(data, 9)
+    assert blob[4:6] == bytes([_container.REPEATS_VERSION, _container.ONE_BLOCK])
+    assert blob[PREAMBLE.size] == REPEATS
+    assert len(blob) < 0.8 * len(gagebpe.compress(data, 8))
+    assert gagebpe.decompress(blob) == data
+    # the block layout: version 5 from the one-shot writer too ...
+    blob = gagebpe.compress(data * 3, 9, block_size=len(data))
+    assert blob[4] == _container.REPEATS_VERSION and gagebpe.decompress(blob) == data * 3
+    # ... and from the incremental one, which cannot know its later blocks
+    c = gagebpe.Compressor(9, block_size=len(data))
+    blob = c.compress(data * 2) + c.compress(b"tail" * 100) + c.flush()
+    assert blob[4] == _container.REPEATS_VERSION
+    assert gagebpe.decompress(blob) == data * 2 + b"tail" * 100
+
+
+def test_streams_without_repeats_keep_their_versions():
+    data = noise(5000, 3)
+    assert gagebpe.compress(data, 9)[4] == _container.ONE_BLOCK_VERSION
+    assert gagebpe.compress(repeated(3), 8)[4] == _container.ONE_BLOCK_VERSION
+    assert gagebpe.compress(data * 2, 9, block_size=5000)[4] == _container.VERSION
+
+
+def test_repeats_are_kept_only_where_smaller():
+    from gagebpe.sample import sample
+    text = sample(20_000)
+    kept = set()
+    for data in (repeated(8), text + text[5000:5040]):
+        plain = _block.encode(data, 4, fold=True)
+        wrapped = _block.encode_repeats(data, lambda part: _block.encode(part, 4, fold=True))
+        chosen = _block.encode(data, 4, fold=True, repeats=True)
+        assert chosen == min(plain, wrapped, key=lambda coded: len(coded[1]))
+        kept.add(chosen[0])
+    assert REPEATS in kept and len(kept) == 2
+    assert _block.encode_repeats(text, None) is None
+
+
+def _payload(seed=4):
+    data = repeated(seed)
+    coding, payload = _block.encode(data, 4, repeats=True)
+    assert coding == REPEATS
+    return data, payload
+
+
+def _decode(payload, size):
+    return _block.decode(REPEATS, payload, size, np.empty(size, np.uint8)).tobytes()
+
+
+@pytest.mark.parametrize("field, value, message", [
+    (0, REPEATS, "holds coding"), (0, 0, "holds coding"), (0, 3 + 6, "holds coding"),
+    (1, 0, "literal size"), (1, 10**9, "literal size"),
+    (2, 0, "copy count"), (2, 10**9, "copy count"),
+    (3, 0, "disagree with their count"), (3, 10**8, "disagree with their count|overrun"),
+])
+def test_malformed_repeats_headers_are_refused(field, value, message):
+    data, payload = _payload()
+    fields = list(_coding_repeats.HEAD.unpack_from(payload))
+    fields[field] = value
+    bad = _coding_repeats.HEAD.pack(*fields) + payload[_coding_repeats.HEAD.size:]
+    with pytest.raises(gagebpe.GageBPEError, match=message):
+        _decode(bad, len(data))
+
+
+def _with_copies(copies, literals):
+    """A REPEATS payload of STORED ``literals`` and these copies, whatever
+    they say."""
+    packed = _repeats.pack(np.array(copies, np.int64).reshape(-1, 3)).tobytes()
+    return (_coding_repeats.HEAD.pack(STORED, len(literals), len(copies), len(packed))
+            + literals + packed)
+
+
+@pytest.mark.parametrize("copies, size, message", [
+    ([(4, 0, 10)], 20, "copies are malformed"),  # distance 0
+    ([(4, 5, 10)], 20, "copies are malformed"),  # reaches before the block
+    ([(4, 2, 30)], 20, "copies are malformed"),  # runs past its end
+    ([(4, 2, 0)], 14, "copies are malformed"),  # length 0
+    ([(11, 2, 5)], 20, "literals do not fill"),  # more literals than there are
+    ([(4, 2, 5)], 20, "literals do not fill"),  # literals left over
+])
+def test_malformed_copies_are_refused(copies, size, message):
+    with pytest.raises(gagebpe.GageBPEError, match=message):
+        _decode(_with_copies(copies, b"0123456789"), size)
+
+
+def test_malformed_numbers_are_refused():
+    good = _with_copies([(4, 2, 10)], b"0123456789")
+    assert _decode(good, 20) == b"0123" + b"23" * 5 + b"456789"
+    head = _coding_repeats.HEAD.pack(STORED, 10, 1, 6)
+    overlong = head + b"0123456789" + bytes([4, 2, 0x80, 0x80, 0x80, 0x80])
+    with pytest.raises(gagebpe.GageBPEError, match="copies are malformed"):
+        _decode(overlong, 20)
+    spare = _coding_repeats.HEAD.pack(STORED, 10, 1, 4) + b"0123456789" + bytes([4, 2, 10, 0])
+    with pytest.raises(gagebpe.GageBPEError, match="copies are malformed"):
+        _decode(spare, 20)
+    short = _coding_repeats.HEAD.pack(STORED, 10, 1, 3) + b"0123456789" + bytes([4, 2, 0x8A])
+    with pytest.raises(gagebpe.GageBPEError, match="copies are malformed"):
+        _decode(short, 20)
+
+
+def test_repeats_blocks_are_refused_before_version_5():
+    blob = gagebpe.compress(repeated(5), 9)
+    block = blob[PREAMBLE.size:]
+    assert block[0] == REPEATS
+    as_version_4 = blob[:4] + bytes([_container.ONE_BLOCK_VERSION]) + blob[5:]
+    with pytest.raises(gagebpe.GageBPEError, match="coding 8"):
+        gagebpe.decompress(as_version_4)
+    size = _container.BLOCK_HEADER.unpack_from(block)[1]
+    as_version_3 = (_container.stream_header(size) + block
+                    + _container.trailer([(len(block), size)]))
+    with pytest.raises(gagebpe.GageBPEError, match="coding 8"):
+        gagebpe.decompress(as_version_3)
+    as_version_5 = (_container.stream_header(size, _container.REPEATS_VERSION) + block
+                    + _container.trailer([(len(block), size)]))
+    assert gagebpe.decompress(as_version_5) == repeated(5)
+
+
+def test_corrupt_repeats_streams_are_refused():
+    blob = gagebpe.compress(repeated(6), 9)
+    (start, n, _), = block_spans(blob)
+    for at in range(start + 17, start + n, 5):
+        bad = bytearray(blob)
+        bad[at] ^= 0x24
+        with pytest.raises(gagebpe.GageBPEError):
+            gagebpe.decompress(bytes(bad))
+    for cut in range(0, len(blob), 97):
+        with pytest.raises(EOFError):
+            gagebpe.decompress(blob[:cut])
+
+
+def test_describe_counts_the_merges_inside():
+    from gagebpe.sample import sample
+    data = sample(20_000) + repeated(7)
+    blob = gagebpe.compress(data, 9)
+    assert blob[PREAMBLE.size] == REPEATS
+    info, = gagebpe.describe(io.BytesIO(blob))
+    coding, *_, inner = _coding_repeats.split(blob[PREAMBLE.size + 17:], len(data))
+    assert coding in (SORTED, CONTEXT)  # their merge count comes first
+    assert info.version == 5 and info.merges == struct.unpack_from("<I", inner)[0] > 0
