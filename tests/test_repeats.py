@@ -85,15 +85,21 @@ def test_streams_without_repeats_keep_their_versions():
 def test_repeats_are_kept_only_where_smaller():
     from gagebpe.sample import sample
     text = sample(20_000)
+    # a log: its repeats recur so often that merges code them better
+    log = "".join(f"2026-12-01 12:{i % 60:02d}:{i % 7} status installed libfoo{i % 13}:amd64"
+                  f" 1.2.{i % 5}\n" for i in range(800)).encode()
     kept = set()
-    for data in (repeated(8), text + text[5000:5040]):
+    for data in (repeated(8), log):
         plain = _block.encode(data, 4, fold=True)
         wrapped = _block.encode_repeats(data, lambda part: _block.encode(part, 4, fold=True))
         chosen = _block.encode(data, 4, fold=True, repeats=True)
         assert chosen == min(plain, wrapped, key=lambda coded: len(coded[1]))
         kept.add(chosen[0])
     assert REPEATS in kept and len(kept) == 2
-    assert _block.encode_repeats(text, None) is None
+    assert _block.encode_repeats(text, None) is None  # nothing long repeats
+    # a repeat too short a share of its block to be worth coding it twice
+    assert _block.encode_repeats(text + text[5000:5100], None) is None
+    assert _block.encode_repeats(text + text[5000:5400], lambda part: (STORED, part))
 
 
 def _payload(seed=4):
