@@ -227,8 +227,9 @@ def decode(coding, payload, size, out):
         return out
     if coding == REPEATS:
         coding, literal_size, n_copies, copies, payload = _coding_repeats.split(payload, size)
-        literals = decode(coding, payload, literal_size, np.empty(literal_size, np.uint8))
-        return _coding_repeats.restore(literals, n_copies, copies, out)
+        # The literals go where the block ends, and move forward from there.
+        decode(coding, payload, literal_size, out[size - literal_size:])
+        return _coding_repeats.restore(out, literal_size, n_copies, copies)
     if coding == FOLDED:
         single, word, folded_size, coding, payload = _coding_folded.split(payload, size)
         folded = DECODERS[coding](payload, folded_size, np.empty(folded_size, np.uint8))

@@ -62,9 +62,10 @@ def split(payload, size):
             payload[HEAD.size:end])
 
 
-def restore(literals, n_copies, packed, out):
-    """The block into ``out`` from its literals and copies."""
-    problem = _repeats.restore(literals, packed, n_copies, out)
+def restore(out, literal_size, n_copies, packed):
+    """The block into ``out``, whose last ``literal_size`` bytes hold its
+    literals, from them and its copies."""
+    problem = _repeats.restore(out, literal_size, packed, n_copies)
     if problem:
         raise GageBPEError(PROBLEMS[problem])
     return out

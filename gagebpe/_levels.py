@@ -29,7 +29,7 @@ class Level(NamedTuple):
     repeats: bool = False  # also code blocks with long repeats taken out, keep the smaller
 
 
-# Memory while compressing is at most about 28 bytes per byte of a block; a
+# Memory while compressing is at most about 30 bytes per byte of a block; a
 # decoder needs only the block and its output.  Merges of pairs counted 3
 # times cost about 6% of the decoding speed (more symbols, larger tables):
 # only level 9 tries them, on every block, and keeps them where the block

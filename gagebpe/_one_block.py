@@ -5,25 +5,27 @@ chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
 STORED, SORTED or CONTEXT block, or a FOLDED block over SORTED or CONTEXT,
-in either layout) through one kernel that makes every
+or a REPEATS block over any of these, in either layout) through one kernel that makes every
 check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
 block check included.  Anything else, and every input that fails a check,
 it declines: the caller then takes the general path, which raises the
 error.  So it never returns bytes the general path would not, and errors
 keep one source.
 
-Imports ``_jit``, ``_container`` (the layout), ``_coding_folded`` (its
-header), ``_coded_sequence`` (``u32``), ``_inplace_bytes`` and the kernels
-``_checksum``, ``_coding_sorted``, ``_coding_context``, ``_case``.
+Imports ``_jit``, ``_container`` (the layout), ``_coding_folded`` and
+``_coding_repeats`` (their headers), ``_coded_sequence`` (``u32``),
+``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
+``_coding_context``, ``_case``, ``_repeats``.
 """
 import numpy as np
 
-from . import _case, _coding_context, _coding_folded, _coding_sorted, _inplace_bytes
+from . import (_case, _coding_context, _coding_folded, _coding_repeats, _coding_sorted,
+               _inplace_bytes, _repeats)
 from ._coded_sequence import u32
 from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, CONTEXT, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
-                         MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSION, PREAMBLE, SORTED,
-                         STORED, trailer_size)
+                         MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSION, PREAMBLE, REPEATS,
+                         REPEATS_VERSION, SORTED, STORED, trailer_size)
 from ._jit import PURE_PYTHON, njit
 
 _BLOCK_AT = HEADER.size  # in a stream of the block layout
@@ -36,11 +38,13 @@ SMALLEST = _ONE_BLOCK_AT + _BLOCK_HEADER  # an empty payload's stream
 # small beside decoding, and its threads may help.
 LARGEST = 1 << 22
 _FOLDED_HEAD = _coding_folded.HEAD.size
-TAKEN = (STORED, SORTED, CONTEXT, FOLDED)
+_REPEATS_HEAD = _coding_repeats.HEAD.size
+TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS)
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
-_ONE_BLOCK_PREAMBLE = bytes([ONE_BLOCK_VERSION, ONE_BLOCK])
+_ONE_BLOCK_PREAMBLES = (bytes([ONE_BLOCK_VERSION, ONE_BLOCK]),
+                        bytes([REPEATS_VERSION, ONE_BLOCK]))
 
 
 def _crc_table():
@@ -74,9 +78,9 @@ def _same(data, start, expected):
 @njit(cache=True, nogil=True)
 def _block_at(data):
     """Where the block of ``data`` starts if it is a stream of one block:
-    after the preamble in the one-block layout (version 4), after the
-    header in the other; the header is not checked here."""
-    if data[4] == ONE_BLOCK_VERSION and data[5] == ONE_BLOCK:
+    after the preamble in the one-block layout (versions 4 and 5), after
+    the header in the other; the header is not checked here."""
+    if (data[4] == ONE_BLOCK_VERSION or data[4] == REPEATS_VERSION) and data[5] == ONE_BLOCK:
         return _ONE_BLOCK_AT
     return _BLOCK_AT
 
@@ -101,7 +105,7 @@ def _layout_holds(data, size):
     if n < _BLOCK_AT + _BLOCK_HEADER + _TRAILER or u32(data, 12) != _crc32(data, 0, 12):
         return False
     version, flags, reserved = data[4], data[5], data[6] | data[7]
-    if not 2 <= version <= ONE_BLOCK_VERSION or flags or reserved:
+    if not 2 <= version <= REPEATS_VERSION or flags or reserved:
         return False
     if not size <= u32(data, 8) <= MAX_BLOCK_SIZE:
         return False
@@ -192,6 +196,39 @@ def _decode_folded(payload, size, out):
 
 
 @njit(cache=True, nogil=True)
+def _decode_repeats(payload, size, out):
+    """A REPEATS payload over a STORED, SORTED, CONTEXT or FOLDED one into
+    ``out``; whether it decoded (its header checked as
+    ``_coding_repeats.split`` checks it)."""
+    if payload.shape[0] < _REPEATS_HEAD:
+        return False
+    coding, literal_size = payload[0], u32(payload, 1)
+    n_copies, copies_bytes = u32(payload, 5), u32(payload, 9)
+    if not 0 < literal_size < size or not 0 < n_copies <= size - literal_size:
+        return False
+    if not 3 * n_copies <= copies_bytes <= 3 * _repeats.VARINT_MAX_BYTES * n_copies:
+        return False
+    end = payload.shape[0] - copies_bytes
+    if end < _REPEATS_HEAD:
+        return False
+    inner = payload[_REPEATS_HEAD:end]
+    literals = out[size - literal_size:]
+    if coding == STORED:
+        if inner.shape[0] != literal_size:
+            return False
+        literals[:] = inner
+    elif coding == SORTED or coding == CONTEXT:
+        if not _decode_grammar(coding, inner, literal_size, literals):
+            return False
+    elif coding == FOLDED:
+        if not _decode_folded(inner, literal_size, literals):
+            return False
+    else:
+        return False
+    return _repeats.restore(out, literal_size, payload[end:], n_copies) == 0
+
+
+@njit(cache=True, nogil=True)
 def _decode(data, out):
     """Check and decode the one-block stream ``data`` into ``out``, which
     holds exactly its size; whether it did (else ``out`` holds anything)."""
@@ -211,6 +248,9 @@ def _decode(data, out):
     elif coding == FOLDED and data[4] >= 3:  # and FOLDED
         if not _decode_folded(payload, size, out):
             return False
+    elif coding == REPEATS and data[4] >= REPEATS_VERSION:
+        if not _decode_repeats(payload, size, out):
+            return False
     else:
         return False
     return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(u32(data, b + 9))
@@ -223,7 +263,7 @@ def _declared_size(data):
     have is refused here."""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
         return 0
-    b = _ONE_BLOCK_AT if data[4:6] == _ONE_BLOCK_PREAMBLE else _BLOCK_AT
+    b = _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES else _BLOCK_AT
     if len(data) < b + _BLOCK_HEADER or data[b] not in TAKEN:
         return 0
     size = int.from_bytes(data[b + 1:b + 5], "little")

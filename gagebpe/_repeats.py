@@ -18,11 +18,12 @@ since the last copy) and taken.  A copy's source may overlap it (a run).
 Copies are stored as three LEB128 numbers each: gap (literals before it,
 since the previous copy), distance and length (docs/FORMAT.md, REPEATS).
 
-Imports ``_jit`` only.
+Imports ``_jit`` and ``_unaligned``.
 """
 import numpy as np
 
 from ._jit import njit
+from ._unaligned import load8, store8
 
 MIN_REPEAT = 32
 # Hash table: one int32 per slot, at most 2^MAX_HASH_BITS slots (16 MiB).
@@ -140,14 +141,33 @@ def _number(buf, at):
 
 
 @njit(cache=True, nogil=True)
-def restore(literal_bytes, packed, n_copies, out):
-    """Fill ``out`` (the whole block) from its literals and its ``n_copies``
-    copies, ``packed`` by ``pack``: 0, or BAD_COPIES where a copy is
-    malformed (a field past ``packed``, bytes to spare, a distance of 0 or
-    reaching before the block, a length of 0 or past its end), or
-    BAD_LITERALS where the literals do not fill the rest exactly."""
+def _move(out, to, frm, n):
+    """``out[to:to + n] = out[frm:frm + n]``, front to back; 8 bytes at a
+    time where that gives the same bytes: a source ahead (each load comes
+    before the store that may overlap it) or at least 8 bytes behind (it
+    was written before it is read).  Nothing past ``to + n`` is written."""
+    k = 0
+    if to <= frm or to - frm >= 8:
+        while k + 8 <= n:
+            store8(out, to + k, load8(out, frm + k))
+            k += 8
+    while k < n:
+        out[to + k] = out[frm + k]
+        k += 1
+
+
+@njit(cache=True, nogil=True)
+def restore(out, literal_size, packed, n_copies):
+    """Rebuild the block in ``out`` from its ``literal_size`` literals,
+    which fill the end of ``out``, and its ``n_copies`` copies, ``packed``
+    by ``pack``, in place: 0, or BAD_COPIES where a copy is malformed (a
+    field past ``packed``, bytes to spare, a distance of 0 or reaching
+    before the block, a length of 0 or past its end), or BAD_LITERALS where
+    the literals do not fill the rest exactly.  The bytes written never
+    pass the literals not yet read: the copies cover ``size -
+    literal_size`` bytes in all."""
     size = out.shape[0]
-    n_literals = literal_bytes.shape[0]
+    base = size - literal_size
     pos = lit = at = 0
     for _ in range(n_copies):
         gap, at = _number(packed, at)
@@ -159,21 +179,21 @@ def restore(literal_bytes, packed, n_copies, out):
         length, at = _number(packed, at)
         if length < 0:
             return BAD_COPIES
-        if gap > n_literals - lit or gap > size - pos:
+        if gap > literal_size - lit:
             return BAD_LITERALS
-        out[pos:pos + gap] = literal_bytes[lit:lit + gap]
+        _move(out, pos, base + lit, gap)
         pos += gap
         lit += gap
-        if distance == 0 or distance > pos or length == 0 or length > size - pos:
+        # Past the literals still to read would overwrite them.
+        if distance == 0 or distance > pos or length == 0 or length > base + lit - pos:
             return BAD_COPIES
-        # Byte by byte, front to back: a source that overlaps its copy
-        # repeats what was just written, as a run needs.
-        for k in range(pos, pos + length):
-            out[k] = out[k - distance]
+        # A source that overlaps its copy repeats what was just written,
+        # as a run needs.
+        _move(out, pos, pos - distance, length)
         pos += length
     if at != packed.shape[0]:
         return BAD_COPIES
-    if n_literals - lit != size - pos:
+    if literal_size - lit != size - pos:
         return BAD_LITERALS
-    out[pos:] = literal_bytes[lit:]
+    _move(out, pos, base + lit, literal_size - lit)
     return 0

@@ -77,16 +77,17 @@ def bomb(blocks, block_size=1 << 26):
 
 def one_block(blob):
     """The block (header and payload) of the one-block stream ``blob``."""
-    assert blob[4:6] == bytes([_container.ONE_BLOCK_VERSION, _container.ONE_BLOCK])
+    assert blob[4] in (_container.ONE_BLOCK_VERSION, _container.REPEATS_VERSION)
+    assert blob[5] == _container.ONE_BLOCK
     return blob[_container.PREAMBLE.size:]
 
 
 def block_layout(blob):
     """The one-block stream ``blob`` in the block layout (header, block,
-    trailer), as version 3 wrote every stream."""
+    trailer), as version 3 wrote every stream (version 5 a REPEATS one)."""
     block = one_block(blob)
     size = _container.BLOCK_HEADER.unpack_from(block)[1]
-    return (_container.stream_header(size) + block
+    return (_container.stream_header(size, _container.version_of([block], False)) + block
             + _container.trailer([(len(block), size)]))
 
 

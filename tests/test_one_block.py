@@ -78,6 +78,13 @@ def test_declines_what_it_does_not_take(blob):
     assert _one_block.decode(blob, BIG) is None
 
 
+def _still_valid(bad, blob):
+    """Whether corrupting ``blob`` into ``bad`` gave another valid stream:
+    version 4 made 5, which holds every version 4 block."""
+    return (bad[4] == _container.REPEATS_VERSION and blob[4] == _container.ONE_BLOCK_VERSION
+            and bad[:4] + bad[5:] == blob[:4] + blob[5:])
+
+
 @pytest.mark.parametrize("size, level, coding", [(3000, 6, _container.SORTED),
                                                   (3000, 9, _container.FOLDED),
                                                   (15_000, 7, _container.CONTEXT)])
@@ -89,7 +96,52 @@ def test_declines_every_single_byte_corruption(size, level, coding):
             for flip in (0x01, 0x80, int(rng.integers(1, 256))):
                 bad = bytearray(blob)
                 bad[pos] ^= flip
+                if _still_valid(bad, blob):
+                    continue
                 assert _one_block.decode(bytes(bad), BIG) is None, (pos, flip)
+
+
+def _repeats_stream(inner):
+    """A level 9 stream of one REPEATS block whose literals take ``inner``."""
+    from test_repeats import repeated
+    data = {_container.STORED: repeated(1), _container.CONTEXT: sample(20_000) + repeated(7),
+            _container.FOLDED: sample(3000).upper() + sample(9000) + sample(3000).upper(),
+            _container.PACKED: bytes(np.random.default_rng(2).integers(0, 4, 3000,
+                                                                        dtype=np.uint8)) * 2}
+    blob = gagebpe.compress(data[inner], 9)
+    assert coding_of(blob) == _container.REPEATS
+    payload = blob[_container.PREAMBLE.size + _container.BLOCK_HEADER.size:]
+    assert payload[0] == inner
+    return data[inner], blob
+
+
+@pytest.mark.parametrize("inner", [_container.STORED, _container.CONTEXT, _container.FOLDED])
+def test_takes_repeats_over_what_it_takes(inner):
+    data, blob = _repeats_stream(inner)
+    for blob in both_layouts(blob):
+        assert _one_block.decode(blob, BIG) == data
+    packed_data, packed = _repeats_stream(_container.PACKED)
+    assert _one_block.decode(packed, BIG) is None
+    assert gagebpe.decompress(packed) == packed_data
+    as_version_4 = blob[:4] + bytes([_container.ONE_BLOCK_VERSION]) + blob[5:]
+    assert _one_block.decode(as_version_4, BIG) is None
+
+
+def test_declines_every_single_byte_corruption_of_repeats():
+    _, blob = _repeats_stream(_container.FOLDED)
+    rng = np.random.default_rng(2)
+    for pos in range(len(blob)):
+        flip = int(rng.integers(1, 256))
+        bad = bytearray(blob)
+        bad[pos] ^= flip
+        assert _one_block.decode(bytes(bad), BIG) is None, (pos, flip)
+
+
+def test_a_version_5_stream_of_a_version_4_block_is_taken():
+    data = sample(3000)
+    blob = bytearray(gagebpe.compress(data))
+    blob[4] = _container.REPEATS_VERSION
+    assert _one_block.decode(bytes(blob), BIG) == data == gagebpe.decompress(bytes(blob))
 
 
 def test_declines_every_truncation():

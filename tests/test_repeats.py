@@ -36,7 +36,8 @@ def round_trip(data):
     copies = _repeats.find(array, _repeats.MIN_REPEAT, _repeats.hash_bits(len(array)))
     literals = _repeats.literals(array, copies)
     out = np.empty(len(array), np.uint8)
-    assert _repeats.restore(literals, _repeats.pack(copies), len(copies), out) == 0
+    out[len(out) - len(literals):] = literals
+    assert _repeats.restore(out, len(literals), _repeats.pack(copies), len(copies)) == 0
     return copies, literals, out.tobytes()
 
 
@@ -48,6 +49,41 @@ def test_copies_put_back_give_the_block(data):
     assert (copies[:, 2] >= _repeats.MIN_REPEAT).all()
     assert (copies[:, 1] >= 1).all()
     assert len(literals) + copies[:, 2].sum() == len(data)
+
+
+@st.composite
+def copies_and_literals(draw):
+    """Literals and well-formed copies of any distance (runs of one byte,
+    sources a few bytes back, overlapping or not) and length."""
+    literals = draw(st.binary(min_size=1, max_size=300))
+    copies, pos, lit = [], 0, 0
+    for _ in range(draw(st.integers(1, 12))):
+        gap = draw(st.integers(1 if pos == 0 else 0, len(literals) - lit))
+        pos, lit = pos + gap, lit + gap
+        if pos == 0:
+            break
+        copy = (gap, draw(st.integers(1, pos)), draw(st.integers(1, 100)))
+        copies.append(copy)
+        pos += copy[2]
+    return literals, copies
+
+
+@settings(deadline=None)
+@given(copies_and_literals())
+def test_restore_copies_as_written_front_to_back(case):
+    literals, copies = case
+    want, lit = bytearray(), 0
+    for gap, distance, length in copies:
+        want += literals[lit:lit + gap]
+        lit += gap
+        for _ in range(length):
+            want.append(want[-distance])
+    want += literals[lit:]
+    out = np.zeros(len(want), np.uint8)
+    out[len(want) - len(literals):] = np.frombuffer(literals, np.uint8)
+    packed = _repeats.pack(np.array(copies, np.int64).reshape(-1, 3))
+    assert _repeats.restore(out, len(literals), packed, len(copies)) == 0
+    assert out.tobytes() == bytes(want)
 
 
 def test_copies_take_the_repeats_and_runs():
