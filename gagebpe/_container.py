@@ -28,7 +28,8 @@ VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
 VERSIONS = (1, 2, 3, 4, 5)
-ONE_BLOCK = 1  # the flag of the one-block layout (versions 4 and 5)
+ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION)
+ONE_BLOCK = 1  # the flag of the one-block layout (ONE_BLOCK_VERSIONS)
 MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
@@ -250,7 +251,7 @@ class Parser:
         magic, version, flags, reserved, max_block_size, crc = HEADER.unpack_from(view)
         if magic != MAGIC:
             raise GageBPEError(BAD_MAGIC)
-        if version in (ONE_BLOCK_VERSION, REPEATS_VERSION) and flags & ONE_BLOCK:
+        if version in ONE_BLOCK_VERSIONS and flags & ONE_BLOCK:
             return self._parse_preamble(version, flags)
         if crc != _crc(view[:HEADER.size - 4]):
             raise GageBPEError("stream header check failed")

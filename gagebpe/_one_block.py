@@ -5,8 +5,8 @@ chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
 STORED, SORTED or CONTEXT block, or a FOLDED block over SORTED or CONTEXT,
-or a REPEATS block over any of these, in either layout) through one kernel that makes every
-check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
+or a REPEATS block over any of these, in either layout) through one
+kernel that makes every check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
 block check included.  Anything else, and every input that fails a check,
 it declines: the caller then takes the general path, which raises the
 error.  So it never returns bytes the general path would not, and errors
@@ -24,7 +24,7 @@ from . import (_case, _coding_context, _coding_folded, _coding_repeats, _coding_
 from ._coded_sequence import u32
 from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, CONTEXT, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
-                         MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSION, PREAMBLE, REPEATS,
+                         MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSIONS, PREAMBLE, REPEATS,
                          REPEATS_VERSION, SORTED, STORED, trailer_size)
 from ._jit import PURE_PYTHON, njit
 
@@ -43,8 +43,7 @@ TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS)
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
-_ONE_BLOCK_PREAMBLES = (bytes([ONE_BLOCK_VERSION, ONE_BLOCK]),
-                        bytes([REPEATS_VERSION, ONE_BLOCK]))
+_ONE_BLOCK_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in ONE_BLOCK_VERSIONS)
 
 
 def _crc_table():
@@ -80,7 +79,8 @@ def _block_at(data):
     """Where the block of ``data`` starts if it is a stream of one block:
     after the preamble in the one-block layout (versions 4 and 5), after
     the header in the other; the header is not checked here."""
-    if (data[4] == ONE_BLOCK_VERSION or data[4] == REPEATS_VERSION) and data[5] == ONE_BLOCK:
+    one_block_version = data[4] == ONE_BLOCK_VERSIONS[0] or data[4] == ONE_BLOCK_VERSIONS[1]
+    if one_block_version and data[5] == ONE_BLOCK:
         return _ONE_BLOCK_AT
     return _BLOCK_AT
 
@@ -211,21 +211,23 @@ def _decode_repeats(payload, size, out):
     end = payload.shape[0] - copies_bytes
     if end < _REPEATS_HEAD:
         return False
-    inner = payload[_REPEATS_HEAD:end]
-    literals = out[size - literal_size:]
+    return (_decode_coded(coding, payload[_REPEATS_HEAD:end], literal_size,
+                          out[size - literal_size:])
+            and _repeats.restore(out, literal_size, payload[end:], n_copies) == 0)
+
+
+@njit(cache=True, nogil=True)
+def _decode_coded(coding, payload, size, out):
+    """A STORED, SORTED, CONTEXT or FOLDED payload into ``out``; whether it
+    decoded (False for any other coding)."""
     if coding == STORED:
-        if inner.shape[0] != literal_size:
+        if payload.shape[0] != size:
             return False
-        literals[:] = inner
-    elif coding == SORTED or coding == CONTEXT:
-        if not _decode_grammar(coding, inner, literal_size, literals):
-            return False
-    elif coding == FOLDED:
-        if not _decode_folded(inner, literal_size, literals):
-            return False
-    else:
-        return False
-    return _repeats.restore(out, literal_size, payload[end:], n_copies) == 0
+        out[:] = payload
+        return True
+    if coding == FOLDED:
+        return _decode_folded(payload, size, out)
+    return _decode_grammar(coding, payload, size, out)
 
 
 @njit(cache=True, nogil=True)
@@ -238,20 +240,13 @@ def _decode(data, out):
     b = _block_at(data)
     coding = data[b]
     payload = data[b + _BLOCK_HEADER:b + _BLOCK_HEADER + u32(data, b + 5)]
-    if coding == STORED:
-        if payload.shape[0] != size:
+    version = data[4]
+    if coding == REPEATS:
+        if version < REPEATS_VERSION or not _decode_repeats(payload, size, out):
             return False
-        out[:] = payload
-    elif coding == SORTED or (coding == CONTEXT and data[4] >= 3):  # 3 brought CONTEXT
-        if not _decode_grammar(coding, payload, size, out):
-            return False
-    elif coding == FOLDED and data[4] >= 3:  # and FOLDED
-        if not _decode_folded(payload, size, out):
-            return False
-    elif coding == REPEATS and data[4] >= REPEATS_VERSION:
-        if not _decode_repeats(payload, size, out):
-            return False
-    else:
+    elif (coding == CONTEXT or coding == FOLDED) and version < 3:  # 3 brought them
+        return False
+    elif not _decode_coded(coding, payload, size, out):
         return False
     return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(u32(data, b + 9))
 

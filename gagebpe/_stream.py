@@ -194,8 +194,8 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block takes
     the one-block layout (format version 4; 5 for a REPEATS block).
-    ``format="gage1994"`` writes Philip Gage's 1994 format instead (``gagebpe.gage1994``), which has no
-    levels or block sizes to choose."""
+    ``format="gage1994"`` writes Philip Gage's 1994 format instead
+    (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":
         if level is not None or block_size is not None:
             raise ValueError("the gage1994 format has no level or block size")
