@@ -17,7 +17,9 @@ Encoding is a pipeline, top to bottom:
    ``_coding_folded``), and keep that where it is smaller;
 7. at level 9, code the block again with its long repeats taken out as
    copies (``_coding_repeats``) and the rest through steps 1-6, and keep
-   that where it is smaller.
+   that where it is smaller;
+8. at level 9, code a small block as LZ too (``_coding_lz``: literals and
+   copies, no grammar), and keep that where it is smaller.
 
 Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
@@ -29,14 +31,14 @@ Imports ``_errors``, ``_container`` (the coding numbers), ``_filter``,
 import numpy as np
 
 from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
-               _coding_packed, _coding_repeats, _coding_sorted, _coding_stored, _filter,
-               _grammar, _prefix)
-from ._container import CONTEXT, FILTERED, FOLDED, HUFFMAN, PACKED, REPEATS, SORTED, STORED
+               _coding_lz, _coding_packed, _coding_repeats, _coding_sorted, _coding_stored,
+               _filter, _grammar, _prefix)
+from ._container import CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, PACKED, REPEATS, SORTED, STORED
 from ._errors import UNKNOWN_CODING, GageBPEError
 
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
             HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode,
-            CONTEXT: _coding_context.decode}
+            CONTEXT: _coding_context.decode, LZ: _coding_lz.decode}
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
@@ -121,7 +123,7 @@ class BuiltOnce:
 
 
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
-           small_counts=(), more_counts=(), repeats=False, build=_grammar.build):
+           small_counts=(), more_counts=(), repeats=False, lz_below=0, build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
@@ -131,11 +133,17 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     built with each smallest pair count of ``small_counts`` if under
     SMALL_BLOCK bytes, and of ``more_counts``; the smallest coding is kept
     (the first count's on a tie).  ``repeats``: also code the block with
-    its long repeats taken out (REPEATS), and keep that if smaller.
+    its long repeats taken out (REPEATS), and keep that if smaller.  A
+    block under ``lz_below`` bytes is also coded as LZ, kept if smaller.
     ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
+    if len(data) < lz_below:
+        best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
+                      more_counts, repeats)
+        coded = LZ, _coding_lz.encode(data)
+        return coded if len(coded[1]) < len(best[1]) else best
     if repeats:
         def inner(part):
             return encode(part, min_count, probe, merge, fold, context_from, small_counts,

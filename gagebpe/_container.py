@@ -1,8 +1,8 @@
-"""The container format, version 5 (docs/FORMAT.md, section 3): the parts of
+"""The container format, version 6 (docs/FORMAT.md, section 3): the parts of
 a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
-           | preamble block            (versions 4 and 5: a one-block stream)
+           | preamble block            (versions 4 to 6: a one-block stream)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -23,21 +23,24 @@ FOOTER_MAGIC = b"EPBG"
 # blocks with CRC32, later ones with XXH64; 3 adds FILTERED, CONTEXT and
 # FOLDED; 4 adds the one-block layout, which one-shot compression writes
 # for a stream of one block (23 bytes of framing instead of 62); 5 adds
-# REPEATS, in either layout.
+# REPEATS, in either layout; 6 adds LZ.
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
-VERSIONS = (1, 2, 3, 4, 5)
-ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION)
+LZ_VERSION = 6
+VERSIONS = (1, 2, 3, 4, 5, 6)
+ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION)
 ONE_BLOCK = 1  # the flag of the one-block layout (ONE_BLOCK_VERSIONS)
 MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
-END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED, REPEATS = range(9)
+(END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED, REPEATS,
+ LZ) = range(10)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
            3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
 CODINGS[4] = CODINGS[3]
 CODINGS[5] = CODINGS[4] + (REPEATS,)
+CODINGS[6] = CODINGS[5] + (LZ,)
 # Where a block's merge count lies in its payload (u32).
 MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, CONTEXT: 0}
 # The codings around another: where the inner coding's number and its
@@ -47,7 +50,7 @@ MERGE_COUNT_END = 13 + 7 + 4  # REPEATS over FOLDED
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before
 HEADER = struct.Struct("<4sBBHII")
-# a one-block stream's: magic, version 4 or 5, flags ONE_BLOCK; its block follows
+# a one-block stream's: magic, version 4 to 6, flags ONE_BLOCK; its block follows
 PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
@@ -85,14 +88,16 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The one-block stream of ``block``, framed by ``block()``: version 5
-    if it is REPEATS, else 4."""
+    """The one-block stream of ``block``, framed by ``block()``: version 6
+    if it is LZ, 5 if it is REPEATS, else 4."""
     return PREAMBLE.pack(MAGIC, version_of([block]), ONE_BLOCK) + block
 
 
 def version_of(blocks, one_block=True):
     """The lowest version that holds ``blocks`` (each framed by ``block()``)
     in the one-block layout, or else the block layout."""
+    if any(block[0] == LZ for block in blocks):
+        return LZ_VERSION
     if any(block[0] == REPEATS for block in blocks):
         return REPEATS_VERSION
     return ONE_BLOCK_VERSION if one_block else VERSION
@@ -113,7 +118,7 @@ def trailer_size(n_blocks):
 def merge_count(coding, payload_head):
     """The number of merges of a block, from its coding and the first
     MERGE_COUNT_END bytes of its payload (fewer if it has fewer)."""
-    if coding == STORED:
+    if coding in (STORED, LZ):
         return 0
     if coding in INNER_AT:
         coding_at, inner_at = INNER_AT[coding]

@@ -4,8 +4,8 @@ numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
-STORED, SORTED or CONTEXT block, or a FOLDED block over SORTED or CONTEXT,
-or a REPEATS block over any of these, in either layout) through one
+STORED, SORTED, CONTEXT or LZ block, or a FOLDED block over SORTED or
+CONTEXT, or a REPEATS block over any of these but LZ, in either layout) through one
 kernel that makes every check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
 block check included.  Anything else, and every input that fails a check,
 it declines: the caller then takes the general path, which raises the
@@ -15,17 +15,17 @@ keep one source.
 Imports ``_jit``, ``_container`` (the layout), ``_coding_folded`` and
 ``_coding_repeats`` (their headers), ``_coded_sequence`` (``u32``),
 ``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
-``_coding_context``, ``_case``, ``_repeats``.
+``_coding_context``, ``_case``, ``_repeats``, ``_lz``.
 """
 import numpy as np
 
 from . import (_case, _coding_context, _coding_folded, _coding_repeats, _coding_sorted,
-               _inplace_bytes, _repeats)
+               _inplace_bytes, _lz, _repeats)
 from ._coded_sequence import u32
 from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, CONTEXT, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
-                         MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSIONS, PREAMBLE, REPEATS,
-                         REPEATS_VERSION, SORTED, STORED, trailer_size)
+                         LZ, LZ_VERSION, MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSIONS,
+                         PREAMBLE, REPEATS, REPEATS_VERSION, SORTED, STORED, trailer_size)
 from ._jit import PURE_PYTHON, njit
 
 _BLOCK_AT = HEADER.size  # in a stream of the block layout
@@ -39,7 +39,7 @@ SMALLEST = _ONE_BLOCK_AT + _BLOCK_HEADER  # an empty payload's stream
 LARGEST = 1 << 22
 _FOLDED_HEAD = _coding_folded.HEAD.size
 _REPEATS_HEAD = _coding_repeats.HEAD.size
-TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS)
+TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS, LZ)
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
@@ -77,10 +77,9 @@ def _same(data, start, expected):
 @njit(cache=True, nogil=True)
 def _block_at(data):
     """Where the block of ``data`` starts if it is a stream of one block:
-    after the preamble in the one-block layout (versions 4 and 5), after
+    after the preamble in the one-block layout (ONE_BLOCK_VERSIONS), after
     the header in the other; the header is not checked here."""
-    one_block_version = data[4] == ONE_BLOCK_VERSIONS[0] or data[4] == ONE_BLOCK_VERSIONS[1]
-    if one_block_version and data[5] == ONE_BLOCK:
+    if ONE_BLOCK_VERSIONS[0] <= data[4] <= ONE_BLOCK_VERSIONS[-1] and data[5] == ONE_BLOCK:
         return _ONE_BLOCK_AT
     return _BLOCK_AT
 
@@ -105,7 +104,7 @@ def _layout_holds(data, size):
     if n < _BLOCK_AT + _BLOCK_HEADER + _TRAILER or u32(data, 12) != _crc32(data, 0, 12):
         return False
     version, flags, reserved = data[4], data[5], data[6] | data[7]
-    if not 2 <= version <= REPEATS_VERSION or flags or reserved:
+    if not 2 <= version <= LZ_VERSION or flags or reserved:
         return False
     if not size <= u32(data, 8) <= MAX_BLOCK_SIZE:
         return False
@@ -243,6 +242,9 @@ def _decode(data, out):
     version = data[4]
     if coding == REPEATS:
         if version < REPEATS_VERSION or not _decode_repeats(payload, size, out):
+            return False
+    elif coding == LZ:
+        if version < LZ_VERSION or _lz.decode_payload(payload, out) != 0:
             return False
     elif (coding == CONTEXT or coding == FOLDED) and version < 3:  # 3 brought them
         return False

@@ -98,7 +98,7 @@ class _BlockCoder:
         level = self.level
         coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
                                         level.context_from, level.small_counts,
-                                        level.more_counts, level.repeats)
+                                        level.more_counts, level.repeats, level.lz_below)
         return _container.block(coding, payload, data)
 
     def close(self):
@@ -182,8 +182,10 @@ class Compressor:
         if not self._started:
             self._started = True
             # Written before the later blocks are known: a level that may
-            # write REPEATS says version 5 whether or not it does.
-            version = (_container.REPEATS_VERSION if self._coder.level.repeats
+            # write LZ or REPEATS says version 6 or 5 whether or not it does.
+            level = self._coder.level
+            version = (_container.LZ_VERSION if level.lz_below
+                       else _container.REPEATS_VERSION if level.repeats
                        else _container.VERSION)
             out.append(_container.stream_header(self._block_size, version))
         self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
@@ -193,7 +195,8 @@ class Compressor:
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block takes
-    the one-block layout (format version 4; 5 for a REPEATS block).
+    the one-block layout (format version 4; 5 for a REPEATS block, 6 for
+    an LZ block).
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":

@@ -41,7 +41,8 @@ def _exercise():
         (b"ab" * 100, (6,)),              # PACKED with merges
         (rows.tobytes(), (6,)),           # records: FILTERED
         (rng.integers(0, 256, 3000, dtype=np.uint8).tobytes(), (6,)),  # STORED
-        (dna[:3000] + sample(3000) + dna[:3000], (9,)),  # long repeats: REPEATS
+        (dna[:3000] + sample(3000) + dna[:3000], (9,)),  # small, repeats: LZ
+        (dna[:40_000] + sample(30_000) + dna[:40_000], (9,)),  # long repeats: REPEATS
     ]
     for data, levels in inputs:
         for level in levels:

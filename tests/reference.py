@@ -1,7 +1,8 @@
-"""A plain-Python greedy BPE, the specification the kernels must match:
-merge the most frequent pair (count = non-overlapping occurrences, left to
-right; ties to the smallest pair) while it occurs at least ``min_count``
-times."""
+"""Plain-Python specifications the kernels must match: greedy BPE (merge
+the most frequent pair, count = non-overlapping occurrences, left to right;
+ties to the smallest pair, while it occurs at least ``min_count`` times),
+the word-level and byte-level trainers, and decoders of Gage's 1994 format
+and of LZ payloads written from their descriptions in docs/FORMAT.md."""
 
 
 def count_pairs(ids):
@@ -223,3 +224,73 @@ def replay(units, merges):
     for pair in merges:
         tokens = merge_all(tokens, pair)
     return list(tokens)
+
+
+def lz_decode(payload, size):
+    """An LZ payload (docs/FORMAT.md, section 4.11) decoded as the text
+    says, bit by bit: the bytes of its block."""
+    length_slots, distance_slots = payload[0], payload[1]
+    bits = "".join(f"{byte:08b}" for byte in payload[2:])
+    pos = 0
+
+    def take(n):
+        nonlocal pos
+        pos += n
+        if pos > len(bits):
+            raise ValueError("stream ends inside a token")
+        return int(bits[pos - n:pos] or "0", 2)
+
+    def slot_value(s):
+        if s < 4:
+            return s
+        e = s // 2 - 1
+        return ((2 + s % 2) << e) + take(e)
+
+    def canonical(lengths):
+        """{(length, code): symbol} of the canonical code of ``lengths``."""
+        codes, code = {}, 0
+        for n in range(1, max(lengths) + 1):
+            for symbol, length in enumerate(lengths):
+                if length == n:
+                    codes[(n, code)] = symbol
+                    code += 1
+            code <<= 1
+        return codes
+
+    def read(codes):
+        n = code = 0
+        while (n, code) not in codes:
+            if n > 20:
+                raise ValueError("no such code")
+            code = code << 1 | take(1)
+            n += 1
+        return codes[(n, code)]
+
+    table = canonical([take(3) for _ in range(15)])
+    lengths = []
+    while len(lengths) < 256 + length_slots + 1 + distance_slots:
+        s = read(table)
+        if s <= 11:
+            lengths.append(s)
+        elif s == 12:
+            lengths += [0] * (3 + take(3))
+        elif s == 13:
+            lengths += [0] * (11 + take(7))
+        else:
+            lengths += [lengths[-1]] * (3 + take(2))
+    literal_codes = canonical(lengths[:256 + length_slots])
+    distance_codes = canonical(lengths[256 + length_slots:])
+    out, last = bytearray(), 1
+    while len(out) < size:
+        c = read(literal_codes)
+        if c < 256:
+            out.append(c)
+            continue
+        length = 3 + slot_value(c - 256)
+        d = read(distance_codes)
+        if d:
+            last = 1 + slot_value(d - 1)
+        for _ in range(length):
+            out.append(out[-last])
+    assert len(bits) - pos < 8 and "1" not in bits[pos:]
+    return bytes(out)

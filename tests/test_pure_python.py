@@ -52,12 +52,12 @@ def check_same_bytes(cases):
 def test_fixed_cases():
     rng = np.random.default_rng(5)
     cases = [
-        (b"", 6), (b"a", 6), (b"ab" * 500, 1), (b"a" * 3000, 9),
+        (b"", 6), (b"a", 6), (b"ab" * 500, 1), (b"a" * 3000, 9),  # REPEATS
         (sample(8000), 6), (sample(5000), 1), (sample(3000), 9),
         (bytes(rng.integers(0, 256, 2000, dtype=np.uint8)), 6),  # STORED
         (bytes(rng.integers(0, 3, 4000, dtype=np.uint8)), 6),  # few symbols
         (bytes(range(256)) * 4, 6),
-        (bytes(rng.integers(0, 256, 2500, dtype=np.uint8)) * 2 + sample(2000), 9),  # REPEATS
+        (bytes(rng.integers(0, 256, 2500, dtype=np.uint8)) * 2 + sample(2000), 9),  # LZ
     ]
     if CANTERBURY.is_dir():
         for name in ("grammar.lsp", "xargs.1", "fields.c"):

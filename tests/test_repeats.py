@@ -2,6 +2,7 @@
 and put back exactly, written where they make the block smaller, in a
 stream of version 5 only, and malformed REPEATS blocks refused."""
 import io
+from pathlib import Path
 import struct
 
 import numpy as np
@@ -105,9 +106,10 @@ def test_level_9_writes_repeats_where_they_pay_in_version_5():
     blob = gagebpe.compress(data * 3, 9, block_size=len(data))
     assert blob[4] == _container.REPEATS_VERSION and gagebpe.decompress(blob) == data * 3
     # ... and from the incremental one, which cannot know its later blocks
+    # (version 6: level 9 may write LZ blocks too)
     c = gagebpe.Compressor(9, block_size=len(data))
     blob = c.compress(data * 2) + c.compress(b"tail" * 100) + c.flush()
-    assert blob[4] == _container.REPEATS_VERSION
+    assert blob[4] == _container.LZ_VERSION
     assert gagebpe.decompress(blob) == data * 2 + b"tail" * 100
 
 
@@ -239,3 +241,15 @@ def test_describe_counts_the_merges_inside():
     coding, *_, inner = _coding_repeats.split(blob[PREAMBLE.size + 17:], len(data))
     assert coding in (SORTED, CONTEXT)  # their merge count comes first
     assert info.version == 5 and info.merges == struct.unpack_from("<I", inner)[0] > 0
+
+
+def test_a_stream_of_version_5_stays_readable():
+    # Written by gagebpe 0.8.0 (format version 5, one-block layout) at
+    # level 9: REPEATS over CONTEXT.
+    from gagebpe import _one_block
+    from gagebpe.sample import sample
+    data = sample(12_000) + noise(3000, 8) + sample(12_000)[2000:6000] + noise(3000, 8)[:1000]
+    blob = (Path(__file__).parent / "data" / "v0.8-level9.gbpe").read_bytes()
+    assert blob[4] == _container.REPEATS_VERSION and blob[PREAMBLE.size] == REPEATS
+    assert gagebpe.decompress(blob) == data
+    assert _one_block.decode(blob, len(data)) == data

@@ -1,0 +1,545 @@
+"""LZ77 with optimal parsing: a block as literals and copies, the kernels
+of the LZ coding (``_coding_lz``).
+
+A grammar pays for each rule in its table; a file of a few kilobytes has
+too few repeats to pay for many.  A copy (how far back, how long) costs
+its codes where it is used, so small blocks and code, whose repeats are
+long and seen two or three times, code smaller as copies.
+
+The block is a sequence of **tokens**: a literal byte, or a copy of at
+least MIN_COPY bytes from ``distance`` bytes back (its source may overlap
+it: a run).  Two canonical Huffman codes cover them:
+
+- the *literal/length code*: symbols 0..255 are literals, 256 + s a copy
+  whose length - MIN_COPY lies in slot s;
+- the *distance code*, read after each copy's length: symbol 0 repeats the
+  last copy's distance (1 before the first copy), 1 + s a distance - 1 in
+  slot s.
+
+A value's **slot** is itself below 4; else, with n = floor(log2 v), it is
+2n plus the bit below the top one, and the n - 1 bits below that follow
+the code as they are (``slot``, ``slot_base``, ``slot_extra``).
+
+Parsing is optimal for the prices of the last pass: a shortest path over
+positions, each step a literal or a copy of any length up to a match found
+there (hash chains over MIN_COPY bytes) or at the last distance on the
+path.  Prices start from the bytes' frequencies and are re-estimated from
+each parse's codes; the smallest of the passes is kept.
+
+Imports ``_jit``, ``_unaligned`` and the kernels ``_huffman``, ``_repeats``
+(``_move``).
+"""
+import numpy as np
+
+from . import _huffman
+from ._jit import njit
+from ._repeats import _move
+from ._unaligned import load8, load8_be, store8
+
+MIN_COPY = 3
+SLOTS = 52  # values below 2^26: every length and distance a block has
+LITERALS = 256
+REPEAT = 0  # the distance symbol of the last distance
+# Codes are at most this long, so that a code is found with one look-up
+# in a table of 2^MAX_CODE entries (the Canterbury files under 64 KB code
+# no larger than with 15-bit codes).
+MAX_CODE = 11
+# A match this long is taken as found, not tried at every shorter length:
+# it keeps parsing linear on runs and long repeats.
+NICE = 258
+HASH_BITS = 15
+# Bytes of zero padding a token stream needs after it (decode).
+PADDING = 32
+# An LZ payload: the literal/length code's slots (u8), the distance code's
+# (u8), then the bit stream.
+HEAD = 2
+PROBLEMS = (None,
+            "LZ block shorter than its header, or with more slots than a block uses",
+            "LZ block's code-length table is malformed",
+            "LZ block's literal/length code is not a complete prefix code",
+            "LZ block's distance code is not a complete prefix code",
+            "LZ block's tokens disagree with their codes or overrun it",
+            "LZ block's copy reaches outside it",
+            "LZ block has bits after its last token")
+(BAD_HEAD, BAD_TABLE, BAD_LITERAL_CODE, BAD_DISTANCE_CODE, BAD_TOKEN, BAD_COPY,
+ BAD_END) = range(1, len(PROBLEMS))
+
+
+@njit(cache=True, nogil=True, inline='always')
+def slot(v):
+    if v < 4:
+        return v
+    n = 1
+    while (v >> (n + 1)) != 0:
+        n += 1
+    return 2 * n + ((v >> (n - 1)) & 1)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def slot_extra(s):
+    """The bits that follow slot ``s``'s code."""
+    return 0 if s < 4 else (s >> 1) - 1
+
+
+@njit(cache=True, nogil=True, inline='always')
+def slot_base(s):
+    return s if s < 4 else (2 | (s & 1)) << ((s >> 1) - 1)
+
+
+# -- parsing ----------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def matches(data, max_chain):
+    """The matches at each position of ``data`` (uint8): ``(starts, lengths,
+    distances)``, position i's in ``starts[i]:starts[i + 1]``, each longer
+    than the one before (the nearest source of each length), at most NICE
+    or what is left of the block."""
+    n = data.shape[0]
+    head = np.full(1 << HASH_BITS, -1, np.int64)
+    chain = np.full(max(n, 1), -1, np.int64)
+    starts = np.zeros(n + 1, np.int64)
+    lengths = np.empty(max(n, 16), np.int32)
+    distances = np.empty(max(n, 16), np.int32)
+    found = 0
+    mask = (1 << HASH_BITS) - 1
+    for i in range(n):
+        starts[i] = found
+        if i + MIN_COPY > n:
+            continue
+        key = (np.int64(data[i]) << 16) | (np.int64(data[i + 1]) << 8) | np.int64(data[i + 2])
+        h = ((key * 2654435761) >> (32 - HASH_BITS)) & mask
+        limit = min(NICE, n - i)
+        best = MIN_COPY - 1
+        j = head[h]
+        steps = 0
+        while j >= 0 and steps < max_chain:
+            steps += 1
+            if data[j + best] == data[i + best]:
+                k = 0
+                while k < limit and data[j + k] == data[i + k]:
+                    k += 1
+                if k > best:
+                    if found == lengths.shape[0]:
+                        lengths = _grown(lengths)
+                        distances = _grown(distances)
+                    lengths[found] = k
+                    distances[found] = i - j
+                    found += 1
+                    best = k
+                    if k == limit:
+                        break
+            j = chain[j]
+        chain[i] = head[h]
+        head[h] = i
+    starts[n] = found
+    return starts, lengths[:found], distances[:found]
+
+
+@njit(cache=True, nogil=True)
+def _grown(a):
+    b = np.empty(2 * a.shape[0], a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def _match_length(data, i, j, limit):
+    k = 0
+    while k < limit and data[j + k] == data[i + k]:
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price):
+    """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
+    ``i``, each costing ``base_cost`` plus its length's code and bits."""
+    for length in range(shortest, longest + 1):
+        s = slot(length - MIN_COPY)
+        c = base_cost + literal_price[LITERALS + s] + slot_extra(s)
+        if c < cost[i + length]:
+            cost[i + length] = c
+            step[i + length] = length
+            source[i + length] = d
+            last[i + length] = d
+
+
+@njit(cache=True, nogil=True)
+def parse(data, starts, lengths, distances, literal_price, distance_price):
+    """The cheapest tokens of ``data`` at these prices (bits of each
+    literal/length and distance symbol, extra bits added here), given its
+    ``matches``: ``(lengths, distances)`` per token, length 1 and distance
+    0 for a literal."""
+    n = data.shape[0]
+    cost = np.full(n + 1, np.inf)
+    cost[0] = 0.0
+    step = np.zeros(n + 1, np.int32)  # length of the token ending here
+    source = np.zeros(n + 1, np.int32)  # its distance (0: a literal)
+    last = np.ones(n + 1, np.int64)  # the last distance on the path here
+    i = 0
+    while i < n:
+        here = cost[i]
+        c = here + literal_price[data[i]]
+        if c < cost[i + 1]:
+            cost[i + 1] = c
+            step[i + 1] = 1
+            source[i + 1] = 0
+            last[i + 1] = last[i]
+        limit = min(NICE, n - i)
+        d = last[i]
+        longest = 0
+        if d <= i and limit >= MIN_COPY:
+            longest = _match_length(data, i, i - d, limit)
+            _offer(cost, step, source, last, i, MIN_COPY, longest, d,
+                   here + distance_price[REPEAT], literal_price)
+        shorter = MIN_COPY - 1
+        for m in range(starts[i], starts[i + 1]):
+            length_to = lengths[m]
+            d = distances[m]
+            ds = slot(d - 1)
+            _offer(cost, step, source, last, i, shorter + 1, length_to, d,
+                   here + distance_price[1 + ds] + slot_extra(ds), literal_price)
+            shorter = length_to
+            longest = max(longest, length_to)
+        # Past a long match, positions inside it are not tried: its end
+        # is reached from here or not at all.
+        i = i + longest if longest >= NICE else i + 1
+    count = 0
+    i = n
+    while i > 0:
+        i -= step[i]
+        count += 1
+    token_lengths = np.empty(count, np.int32)
+    token_distances = np.empty(count, np.int32)
+    i = n
+    while i > 0:
+        count -= 1
+        token_lengths[count] = step[i]
+        token_distances[count] = source[i]
+        i -= step[i]
+    return token_lengths, token_distances
+
+
+@njit(cache=True, nogil=True)
+def symbols(data, token_lengths, token_distances):
+    """Each token's literal/length symbol and its distance symbol (-1 for a
+    literal), and its length's and distance's extra values."""
+    count = token_lengths.shape[0]
+    literal_symbols = np.empty(count, np.int32)
+    distance_symbols = np.full(count, -1, np.int32)
+    length_extra = np.zeros(count, np.int64)
+    distance_extra = np.zeros(count, np.int64)
+    pos = 0
+    last = 1
+    for t in range(count):
+        length = token_lengths[t]
+        if token_distances[t] == 0:
+            literal_symbols[t] = data[pos]
+        else:
+            v = length - MIN_COPY
+            s = slot(v)
+            literal_symbols[t] = LITERALS + s
+            length_extra[t] = v - slot_base(s)
+            d = token_distances[t]
+            if d == last:
+                distance_symbols[t] = REPEAT
+            else:
+                s = slot(d - 1)
+                distance_symbols[t] = 1 + s
+                distance_extra[t] = d - 1 - slot_base(s)
+            last = d
+        pos += length
+    return literal_symbols, distance_symbols, length_extra, distance_extra
+
+
+# Code-length tables: each length 0..MAX_CODE is a symbol of its own, and
+# runs are symbols with extra bits: ZEROS (3..10 zeros, 3 bits), MORE_ZEROS
+# (11..138 zeros, 7 bits), AGAIN (the last length 3..6 more times, 2 bits).
+ZEROS, MORE_ZEROS, AGAIN = MAX_CODE + 1, MAX_CODE + 2, MAX_CODE + 3
+TABLE_SYMBOLS = MAX_CODE + 4
+TABLE_CODE = 7  # the longest code of a table symbol, so 3 bits give its length
+TABLE_CODE_BITS = 3
+
+
+@njit(cache=True, nogil=True)
+def table_symbols(lengths):
+    """The code lengths ``lengths`` as ``(table symbols, extra values)``."""
+    n = lengths.shape[0]
+    out = np.empty(n, np.int32)
+    extra = np.zeros(n, np.int64)
+    count = 0
+    i = 0
+    while i < n:
+        v = lengths[i]
+        run = 1
+        while i + run < n and lengths[i + run] == v:
+            run += 1
+        i += run
+        if v != 0:
+            out[count] = v
+            count += 1
+            run -= 1
+        while run >= 3:
+            if v == 0:
+                take = min(run, 138)
+                out[count] = MORE_ZEROS if take >= 11 else ZEROS
+                extra[count] = take - (11 if take >= 11 else 3)
+            else:
+                take = min(run, 6)
+                out[count] = AGAIN
+                extra[count] = take - 3
+            count += 1
+            run -= take
+        for _ in range(run):
+            out[count] = v
+            count += 1
+    return out[:count], extra[:count]
+
+
+@njit(cache=True, nogil=True, inline='always')
+def table_extra(s):
+    return 3 if s == ZEROS else 7 if s == MORE_ZEROS else 2 if s == AGAIN else 0
+
+
+@njit(cache=True, nogil=True)
+def fields(lengths, literal_symbols, distance_symbols, length_extra, distance_extra,
+           literal_lengths, distance_lengths):
+    """``(widths, values)``: the bit fields of a token stream, its code
+    lengths ``lengths`` first (the literal/length code's, then the
+    distance code's)."""
+    table, table_values = table_symbols(lengths)
+    table_freq = np.zeros(TABLE_SYMBOLS, np.int64)
+    for s in table:
+        table_freq[s] += 1
+    table_lengths = _huffman.code_lengths(table_freq, TABLE_CODE)
+    table_codes = _huffman.canonical_codes(table_lengths)
+    literal_codes = _huffman.canonical_codes(literal_lengths)
+    distance_codes = _huffman.canonical_codes(distance_lengths)
+    count = literal_symbols.shape[0]
+    total = TABLE_SYMBOLS + 2 * table.shape[0] + 4 * count
+    widths = np.zeros(total, np.int64)
+    values = np.zeros(total, np.int64)
+    k = 0
+    for s in range(TABLE_SYMBOLS):
+        widths[k], values[k] = TABLE_CODE_BITS, table_lengths[s]
+        k += 1
+    for t in range(table.shape[0]):
+        s = table[t]
+        widths[k], values[k] = table_lengths[s], table_codes[s]
+        widths[k + 1], values[k + 1] = table_extra(s), table_values[t]
+        k += 2
+    for t in range(count):
+        s = literal_symbols[t]
+        widths[k], values[k] = literal_lengths[s], literal_codes[s]
+        k += 1
+        if s < LITERALS:
+            continue
+        widths[k], values[k] = slot_extra(s - LITERALS), length_extra[t]
+        d = distance_symbols[t]
+        widths[k + 1], values[k + 1] = distance_lengths[d], distance_codes[d]
+        if d != REPEAT:
+            widths[k + 2], values[k + 2] = slot_extra(d - 1), distance_extra[t]
+        k += 3
+    return widths[:k], values[:k]
+
+
+@njit(cache=True, nogil=True)
+def pack_bits(widths, values):
+    """The fields, MSB first, padded with zero bits to a byte."""
+    out = np.zeros((int(widths.sum()) + 7) // 8, np.uint8)
+    acc = np.uint64(0)
+    nbits = 0
+    pos = 0
+    for f in range(widths.shape[0]):
+        n = widths[f]
+        acc = (acc << np.uint64(n)) | np.uint64(values[f])
+        nbits += n
+        while nbits >= 8:
+            nbits -= 8
+            out[pos] = np.uint8((acc >> np.uint64(nbits)) & np.uint64(0xFF))
+            pos += 1
+    if nbits:
+        out[pos] = np.uint8((acc << np.uint64(8 - nbits)) & np.uint64(0xFF))
+    return out
+
+
+# -- decoding ---------------------------------------------------------------------
+#
+# A decoding table has an entry for each value of the next ``bits`` bits:
+# the payload of the symbol whose code they start with, shifted left by 4,
+# and the code's length (0: no code).  The literal/length code's payloads
+# are a literal, or COPY_FLAG with the copy's extra bits and smallest
+# length; the distance code's, 0 for REPEAT or DISTANCE_FLAG with the
+# extra bits and the smallest distance.  So a token costs two look-ups and
+# no arithmetic on slots.
+
+COPY_FLAG = 1 << 8
+DISTANCE_FLAG = 1
+
+
+@njit(cache=True, nogil=True)
+def _table(lengths, payloads, bits):
+    """The one-level decoding table (of 2^bits entries) of a code whose
+    lengths, at most ``bits``, form a complete code or a single code."""
+    table = np.zeros(1 << bits, np.int64)
+    codes = _huffman.canonical_codes(lengths)
+    for s in range(lengths.shape[0]):
+        n = np.int64(lengths[s])
+        if n:
+            start = codes[s] << (bits - n)
+            table[start:start + (1 << (bits - n))] = (np.int64(payloads[s]) << 4) | n
+    return table
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _look(padded, bitpos, table, bits):
+    """The table entry for the code at ``bitpos``."""
+    word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
+    return table[np.int64(word >> np.uint64(64 - bits))]
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _bits(padded, bitpos, n):
+    """The ``n`` (at most 32) bits at ``bitpos``."""
+    word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
+    return np.int64(word >> np.uint64(32)) >> (32 - n) if n else np.int64(0)
+
+
+@njit(cache=True, nogil=True)
+def _read_table(padded, bitpos, end, lengths):
+    """``(problem, bit position after)``: fill ``lengths`` from the
+    code-length table at ``bitpos``."""
+    table_lengths = np.empty(TABLE_SYMBOLS, np.uint8)
+    for s in range(TABLE_SYMBOLS):
+        table_lengths[s] = _bits(padded, bitpos, TABLE_CODE_BITS)
+        bitpos += np.uint64(TABLE_CODE_BITS)
+    if not _huffman.is_complete(table_lengths):
+        return BAD_TABLE, bitpos
+    table = _table(table_lengths, np.arange(TABLE_SYMBOLS), TABLE_CODE)
+    n = lengths.shape[0]
+    i = 0
+    while i < n:
+        if bitpos > end:
+            return BAD_TABLE, bitpos
+        entry = _look(padded, bitpos, table, TABLE_CODE)
+        if entry == 0:
+            return BAD_TABLE, bitpos
+        s = entry >> 4
+        bitpos += np.uint64(entry & 15)
+        if s <= MAX_CODE:
+            lengths[i] = s
+            i += 1
+            continue
+        extra = table_extra(s)
+        run = _bits(padded, bitpos, extra)
+        bitpos += np.uint64(extra)
+        value = 0
+        if s == AGAIN:
+            if i == 0:
+                return BAD_TABLE, bitpos
+            value = lengths[i - 1]
+            run += 3
+        else:
+            run += 3 if s == ZEROS else 11
+        if run > n - i:
+            return BAD_TABLE, bitpos
+        lengths[i:i + run] = value
+        i += run
+    return 0, bitpos
+
+
+@njit(cache=True, nogil=True)
+def _payloads(length_slots, distance_slots):
+    """The decoding tables' payloads of each literal/length and distance
+    symbol."""
+    literal = np.arange(LITERALS + length_slots)
+    for s in range(length_slots):
+        literal[LITERALS + s] = (COPY_FLAG | (slot_extra(s) << 9)
+                                 | ((MIN_COPY + slot_base(s)) << 14))
+    distance = np.zeros(1 + distance_slots, np.int64)
+    for s in range(distance_slots):
+        distance[1 + s] = DISTANCE_FLAG | (slot_extra(s) << 1) | ((1 + slot_base(s)) << 6)
+    return literal, distance
+
+
+@njit(cache=True, nogil=True)
+def decode(padded, stream_bits, length_slots, distance_slots, out):
+    """Decode a token stream, its code-length table first, from the first
+    ``stream_bits`` bits of ``padded`` (followed by at least PADDING bytes
+    of zeros) into ``out``, which it must fill exactly; 0 or a problem
+    number (PROBLEMS)."""
+    n_literal = LITERALS + length_slots
+    lengths = np.empty(n_literal + 1 + distance_slots, np.uint8)
+    end = np.uint64(stream_bits)
+    problem, bitpos = _read_table(padded, np.uint64(0), end, lengths)
+    if problem:
+        return problem
+    literal_lengths = lengths[:n_literal]
+    distance_lengths = lengths[n_literal:]
+    if not _huffman.is_complete(literal_lengths):
+        return BAD_LITERAL_CODE
+    # A block without copies needs no distance code.
+    if distance_lengths.any() and not _huffman.is_complete(distance_lengths):
+        return BAD_DISTANCE_CODE
+    literal_payloads, distance_payloads = _payloads(length_slots, distance_slots)
+    literal_table = _table(literal_lengths, literal_payloads, MAX_CODE)
+    distance_table = _table(distance_lengths, distance_payloads, MAX_CODE)
+    size = out.shape[0]
+    pos = 0
+    last = 1
+    while pos < size:
+        # A token reads at most 2 * (MAX_CODE + 24) bits: an overrun shows
+        # here, before the padding runs out.
+        if bitpos > end:
+            return BAD_TOKEN
+        entry = _look(padded, bitpos, literal_table, MAX_CODE)
+        if entry == 0:
+            return BAD_TOKEN
+        bitpos += np.uint64(entry & 15)
+        p = entry >> 4
+        if p < COPY_FLAG:
+            out[pos] = p
+            pos += 1
+            continue
+        extra = (p >> 9) & 31
+        length = (p >> 14) + _bits(padded, bitpos, extra)
+        bitpos += np.uint64(extra)
+        entry = _look(padded, bitpos, distance_table, MAX_CODE)
+        if entry == 0:
+            return BAD_TOKEN
+        bitpos += np.uint64(entry & 15)
+        p = entry >> 4
+        if p:
+            extra = (p >> 1) & 31
+            last = (p >> 6) + _bits(padded, bitpos, extra)
+            bitpos += np.uint64(extra)
+        if last > pos or length > size - pos:
+            return BAD_COPY
+        if last >= 8 and pos + length + 8 <= size:
+            # Eight bytes at a time, past the copy's end: what is written
+            # there is written again by the tokens after it.
+            k = 0
+            while k < length:
+                store8(out, pos + k, load8(out, pos - last + k))
+                k += 8
+        else:
+            _move(out, pos, pos - last, length)
+        pos += length
+    if bitpos > end:
+        return BAD_TOKEN
+    spare = end - bitpos
+    if spare >= np.uint64(8) or _bits(padded, bitpos, np.int64(spare)) != 0:
+        return BAD_END
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def decode_payload(payload, out):
+    """Decode the LZ payload ``payload`` into ``out``, which it must fill
+    exactly; 0 or a problem number (PROBLEMS)."""
+    if payload.shape[0] < HEAD or payload[0] > SLOTS or payload[1] > SLOTS:
+        return BAD_HEAD
+    n = payload.shape[0] - HEAD
+    padded = np.zeros(n + PADDING, np.uint8)
+    padded[:n] = payload[HEAD:]
+    return decode(padded, 8 * n, np.int64(payload[0]), np.int64(payload[1]), out)

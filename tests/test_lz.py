@@ -1,0 +1,204 @@
+"""The LZ block coding (format version 6, level 9's small blocks): tokens
+put back exactly, written where they make the block smaller, in a stream of
+version 6 only, and malformed LZ blocks refused."""
+import io
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import gagebpe
+from gagebpe import _block, _coding_lz, _container, _lz, _one_block
+from gagebpe._container import LZ, PREAMBLE
+from gagebpe.sample import sample
+
+from conftest import block_spans, byte_strings
+from reference import lz_decode
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "canterbury"
+SMALL_FILES = ("grammar.lsp", "xargs.1", "fields.c", "cp.html", "sum")
+
+
+def code(data):
+    """``data`` coded as LZ and decoded again."""
+    payload = _coding_lz.encode(data)
+    return payload, _block.decode(LZ, payload, len(data), np.empty(len(data), np.uint8)).tobytes()
+
+
+@st.composite
+def repetitive(draw):
+    """Bytes built from earlier bytes: runs, near and far copies."""
+    out = bytearray(draw(st.binary(min_size=1, max_size=40)))
+    for _ in range(draw(st.integers(0, 30))):
+        if draw(st.booleans()):
+            out += draw(st.binary(max_size=20))
+        else:
+            start = draw(st.integers(0, len(out) - 1))
+            n = draw(st.integers(1, 400))
+            for k in range(n):  # a source overlapping its copy repeats it
+                out.append(out[start + k])
+    return bytes(out)
+
+
+@settings(deadline=None)
+@given(st.one_of(byte_strings(3000), repetitive()))
+def test_tokens_give_back_the_block(data):
+    if not data:
+        return
+    payload, back = code(data)
+    assert back == data
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.one_of(byte_strings(1500), repetitive()))
+def test_payloads_decode_as_the_format_says(data):
+    if data:
+        assert lz_decode(_coding_lz.encode(data), len(data)) == data
+
+
+def test_slots_cover_every_value_once():
+    values = np.arange(1 << 20)
+    slots = np.array([_lz.slot(int(v)) for v in values])
+    assert (np.diff(slots) >= 0).all() and slots[:4].tolist() == [0, 1, 2, 3]
+    for s in np.unique(slots):
+        members = values[slots == s]
+        assert members[0] == _lz.slot_base(int(s))
+        assert len(members) == 1 << _lz.slot_extra(int(s)) or s == slots[-1]
+    assert _lz.slot(_container.MAX_BLOCK_SIZE - 1) < _lz.SLOTS
+
+
+def test_a_run_and_a_repeat_code_as_copies():
+    data = b"a" * 1000 + b"the same words twice, " * 40
+    payload, back = code(data)
+    assert back == data and len(payload) < 60
+
+
+def code_like(n_lines=300, seed=0):
+    """Lines of a made-up program, half of them earlier lines again with a
+    change: repeats seen a few times each, as source code has them."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for _ in range(n_lines):
+        if lines and rng.random() < 0.5:
+            line = lines[int(rng.integers(0, len(lines)))]
+            lines.append(line.replace("(", f"({int(rng.integers(0, 1000))}, ", 1))
+        else:
+            a, b, c = rng.integers(0, 10**6, 3)
+            lines.append(f"    v{a} = f{b}(x{c})\n")
+    return "".join(lines).encode()
+
+
+def test_level_9_codes_small_blocks_as_lz_where_smaller():
+    source = code_like()
+    blob = gagebpe.compress(source, 9)
+    assert blob[4:6] == bytes([_container.LZ_VERSION, _container.ONE_BLOCK])
+    assert blob[PREAMBLE.size] == LZ
+    assert len(blob) < len(gagebpe.compress(source, 8))
+    assert gagebpe.decompress(blob) == source
+    # the fast path of one-block streams takes it, to the same bytes
+    assert _one_block.decode(blob, len(source)) == source
+    # a block at least LZ_BELOW long is not tried
+    assert _block.encode(source * 40, 4, lz_below=len(source) * 40)[0] != LZ
+    # below level 9, and where the grammar is smaller, no LZ and no version 6
+    assert gagebpe.compress(source, 8)[4] == _container.ONE_BLOCK_VERSION
+    text = sample(60_000)
+    assert gagebpe.compress(text, 9)[PREAMBLE.size] != LZ
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no Canterbury corpus at {CORPUS}")
+@pytest.mark.parametrize("name", SMALL_FILES)
+def test_small_corpus_files_beat_zlib_9(name):
+    data = (CORPUS / name).read_bytes()
+    blob = gagebpe.compress(data, 9)
+    assert len(blob) <= len(zlib.compress(data, 9))
+    assert gagebpe.decompress(blob) == data
+
+
+def _payload(tokens):
+    """An LZ payload of these tokens, whatever they say: an int is a
+    literal byte, a pair ``(length, distance)`` a copy."""
+    lengths, distances, data = [], [], bytearray()
+    for token in tokens:
+        if isinstance(token, int):
+            lengths.append(1), distances.append(0), data.append(token)
+        else:
+            lengths.append(token[0]), distances.append(token[1])
+            data += bytes(token[0])
+    symbols = _lz.symbols(np.frombuffer(bytes(data), np.uint8), np.array(lengths, np.int32),
+                          np.array(distances, np.int32))
+    return _coding_lz._pack(*symbols)[0]
+
+
+def _decode(payload, size):
+    return _block.decode(LZ, payload, size, np.empty(size, np.uint8)).tobytes()
+
+
+def test_hand_made_tokens_decode():
+    payload = _payload([ord("a"), ord("b"), (6, 2), (3, 1)])
+    assert _decode(payload, 11) == b"abababab" + b"bbb"
+
+
+@pytest.mark.parametrize("tokens, size, message", [
+    ([97, (5, 2)], 6, "copy reaches outside"),  # before the block
+    ([97, (9, 1)], 6, "copy reaches outside"),  # past its end
+    ([97, (5, 1)], 5, "copy reaches outside"),
+    ([97, (5, 1)], 40, "overrun|outside"),  # tokens end before the block does
+    ([97, (5, 1)] + [98] * 9, 6, "bits after"),
+])
+def test_malformed_tokens_are_refused(tokens, size, message):
+    with pytest.raises(gagebpe.GageBPEError, match=message):
+        _decode(_payload(tokens), size)
+
+
+def test_malformed_heads_tables_and_padding_are_refused():
+    data = b"abcabcabcabd" * 20
+    payload = _coding_lz.encode(data)
+    assert _decode(payload, len(data)) == data
+    for bad, message in [
+            (payload[:1], "shorter than its header"),
+            (bytes([_lz.SLOTS + 1]) + payload[1:], "more slots"),
+            (payload[:1] + bytes([_lz.SLOTS + 1]) + payload[2:], "more slots"),
+            (payload[:2] + b"\xff" * 8 + payload[10:], "table is malformed"),
+            (payload[:2], "table is malformed"),
+            (payload + b"\x00", "bits after"),
+    ]:
+        with pytest.raises(gagebpe.GageBPEError, match=message):
+            _decode(bad, len(data))
+
+
+def test_lz_blocks_are_refused_before_version_6():
+    source = code_like()
+    blob = gagebpe.compress(source, 9)
+    block = blob[PREAMBLE.size:]
+    assert block[0] == LZ
+    as_version_5 = blob[:4] + bytes([_container.REPEATS_VERSION]) + blob[5:]
+    with pytest.raises(gagebpe.GageBPEError, match="coding 9"):
+        gagebpe.decompress(as_version_5)
+    assert _one_block.decode(as_version_5, len(source)) is None
+    as_version_3 = (_container.stream_header(len(source)) + block
+                    + _container.trailer([(len(block), len(source))]))
+    with pytest.raises(gagebpe.GageBPEError, match="coding 9"):
+        gagebpe.decompress(as_version_3)
+
+
+def test_corrupt_lz_streams_are_refused():
+    source = code_like(100)
+    blob = gagebpe.compress(source, 9)
+    (start, n, _), = block_spans(blob)
+    assert blob[start] == LZ
+    for at in range(start + 17, start + n, 3):
+        bad = bytearray(blob)
+        bad[at] ^= 0x41
+        with pytest.raises(gagebpe.GageBPEError):
+            gagebpe.decompress(bytes(bad))
+    for cut in range(0, len(blob), 7):
+        with pytest.raises(EOFError):
+            gagebpe.decompress(blob[:cut])
+
+
+def test_describe_gives_lz_blocks_no_merges():
+    source = code_like()
+    info, = gagebpe.describe(io.BytesIO(gagebpe.compress(source, 9)))
+    assert info.version == 6 and info.merges == 0
