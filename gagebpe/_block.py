@@ -18,8 +18,10 @@ Encoding is a pipeline, top to bottom:
 7. at level 9, code the block again with its long repeats taken out as
    copies (``_coding_repeats``) and the rest through steps 1-6, and keep
    that where it is smaller;
-8. at level 9, code a small block as LZ too (``_coding_lz``: literals and
-   copies, no grammar), and keep that where it is smaller.
+8. at level 9, code the block as LZ too (``_coding_lz``: literals and
+   copies, no grammar), if it is small or a sample of it codes smaller as
+   LZ than a grammar's estimate by LZ_SAMPLE_GAIN, and keep that where it
+   is smaller.
 
 Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
@@ -60,6 +62,12 @@ SMALL_BLOCK = 1 << 16
 # Long repeats covering less of a block than this gain too little to pay
 # for coding it twice (plrabn12.txt: 0.4% covered, 0.08% gained).
 REPEATS_SHARE = 1 / 128
+# A grammar gains more from a whole block than from its sample: a large
+# block is coded as LZ too only where its sample's quick LZ size is this
+# much smaller than the sample's grammar is estimated to be (C headers,
+# Python sources and a shared library 0.84-0.91, where LZ gains 1-17%;
+# the Canterbury texts, E.coli and ptt5 1.0-1.12, where it loses).
+LZ_SAMPLE_GAIN = 0.92
 
 
 def worth_merging(data, min_count, probe):
@@ -123,7 +131,7 @@ class BuiltOnce:
 
 
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
-           small_counts=(), more_counts=(), repeats=False, lz_below=0, build=_grammar.build):
+           small_counts=(), more_counts=(), repeats=False, lz=False, build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
@@ -133,17 +141,20 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     built with each smallest pair count of ``small_counts`` if under
     SMALL_BLOCK bytes, and of ``more_counts``; the smallest coding is kept
     (the first count's on a tie).  ``repeats``: also code the block with
-    its long repeats taken out (REPEATS), and keep that if smaller.  A
-    block under ``lz_below`` bytes is also coded as LZ, kept if smaller.
-    ``build(data, min_count)`` gives the grammars."""
+    its long repeats taken out (REPEATS), and keep that if smaller.
+    ``lz``: also code the block as LZ where ``lz_may_pay``, and keep that
+    if smaller.  ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
-    if len(data) < lz_below:
+    if lz:
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
                       more_counts, repeats)
-        coded = LZ, _coding_lz.encode(data)
-        return coded if len(coded[1]) < len(best[1]) else best
+        if lz_may_pay(data, min_count):
+            coded = LZ, _coding_lz.encode(data)
+            if len(coded[1]) < len(best[1]):
+                return coded
+        return best
     if repeats:
         def inner(part):
             return encode(part, min_count, probe, merge, fold, context_from, small_counts,
@@ -174,6 +185,18 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
     return FILTERED, payload
+
+
+def lz_may_pay(data, min_count):
+    """Whether to code block ``data`` as LZ too: if it is under SMALL_BLOCK
+    bytes, or its sample codes smaller as LZ (``_coding_lz.quick_size``)
+    by LZ_SAMPLE_GAIN than by the estimate of its grammar at
+    ``min_count``."""
+    if len(data) < SMALL_BLOCK:
+        return True
+    part = probe_sample(data)
+    return _coding_lz.quick_size(part) < (
+        LZ_SAMPLE_GAIN * estimated_bits(part, min_count).min() / 8)
 
 
 def encode_repeats(data, encode_inner):

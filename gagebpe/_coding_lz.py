@@ -18,22 +18,67 @@ from ._errors import GageBPEError
 # Parsing passes: each re-prices the symbols from the last one's codes.
 PASSES = 5
 MAX_CHAIN = 4096
+# A larger block is parsed a segment at a time, so that the parse's
+# arrays stay this size whatever the block's (its match finder takes 4
+# bytes a byte), with fewer candidates and passes: its time goes to the
+# match finder.
+SEGMENT = 1 << 18
+LARGE_CHAIN = 64
+LARGE_PASSES = 2
+# ``quick_size``'s candidates: one pass at the first prices.
+QUICK_CHAIN = 16
 
 
 def encode(data):
     """The LZ payload of block ``data`` (bytes, not empty)."""
     array = np.frombuffer(data, np.uint8)
-    found = _lz.matches(array, MAX_CHAIN)
-    literal_price, distance_price = _first_prices(array)
+    return _encode_large(array) if len(array) > SEGMENT else _encode_small(array)
+
+
+def quick_size(data):
+    """About the size of the LZ payload of ``data`` (at most SEGMENT
+    bytes, not empty), for a tenth of ``encode``'s time: one parse at the
+    first prices over QUICK_CHAIN candidates."""
+    array = np.frombuffer(data, np.uint8)
+    head, chain = _lz.finder(len(array))
+    found = _lz.matches(array, 0, len(array), head, chain, QUICK_CHAIN)
+    tokens = _lz.parse(array, 0, len(array), *found, 1, *_first_prices(array))
+    return len(_pack(*_lz.symbols(array, 0, 1, *tokens))[0])
+
+
+def _encode_small(array):
+    """The smallest payload of PASSES parses of the whole block."""
+    head, chain = _lz.finder(len(array))
+    found = _lz.matches(array, 0, len(array), head, chain, MAX_CHAIN)
+    prices = _first_prices(array)
     best = None
     for _ in range(PASSES):
-        tokens = _lz.parse(array, *found, literal_price, distance_price)
-        payload, literal_lengths, distance_lengths = _pack(*_lz.symbols(array, *tokens))
+        tokens = _lz.parse(array, 0, len(array), *found, 1, *prices)
+        payload, literal_lengths, distance_lengths = _pack(*_lz.symbols(array, 0, 1, *tokens))
         if best is None or len(payload) < len(best):
             best = payload
-        literal_price = _prices(literal_lengths, _lz.LITERALS + _lz.SLOTS)
-        distance_price = _prices(distance_lengths, 1 + _lz.SLOTS)
+        prices = _prices(literal_lengths, distance_lengths)
     return best
+
+
+def _encode_large(array):
+    """The payload of the block parsed a SEGMENT at a time, each segment
+    LARGE_PASSES times, its prices from the segment before."""
+    head, chain = _lz.finder(len(array))
+    prices = _first_prices(array)
+    lengths, distances, last = [], [], 1
+    for start in range(0, len(array), SEGMENT):
+        end = min(start + SEGMENT, len(array))
+        found = _lz.matches(array, start, end, head, chain, LARGE_CHAIN)
+        for _ in range(LARGE_PASSES):
+            tokens = _lz.parse(array, start, end, *found, last, *prices)
+            prices = _prices(*_code_lengths(*_lz.symbols(array, start, last, *tokens)[:2]))
+        lengths.append(tokens[0])
+        distances.append(tokens[1])
+        copies = tokens[1][tokens[1] > 0]
+        last = int(copies[-1]) if len(copies) else last
+    tokens = np.concatenate(lengths), np.concatenate(distances)
+    return _pack(*_lz.symbols(array, 0, 1, *tokens))[0]
 
 
 def _first_prices(array):
@@ -47,29 +92,41 @@ def _first_prices(array):
     return literal_price, distance_price
 
 
-def _prices(lengths, n):
-    """Bits of each of ``n`` symbols: its code length, or one more than the
-    longest for a symbol without a code."""
+def _prices(literal_lengths, distance_lengths):
+    """``(literal/length prices, distance prices)``: the bits of each
+    symbol, its code length, or one more than the longest for a symbol
+    without a code."""
+    return (_price(literal_lengths, _lz.LITERALS + _lz.SLOTS),
+            _price(distance_lengths, 1 + _lz.SLOTS))
+
+
+def _price(lengths, n):
     price = np.full(n, float(lengths.max()) + 1.0)
     price[:len(lengths)] = np.where(lengths > 0, lengths, price[:len(lengths)])
     return price
 
 
-def _pack(literal_symbols, distance_symbols, length_extra, distance_extra):
-    """``(payload, literal/length code lengths, distance code lengths)``."""
+def _code_lengths(literal_symbols, distance_symbols):
+    """The literal/length and distance codes' lengths for these symbols,
+    each over the symbols up to the largest used."""
     copies = literal_symbols >= _lz.LITERALS
     length_slots = int(literal_symbols.max()) - _lz.LITERALS + 1 if copies.any() else 0
     distance_slots = max(int(distance_symbols.max()), 0)
     literal_freq = np.bincount(literal_symbols, minlength=_lz.LITERALS + length_slots)
-    literal_lengths = _huffman.code_lengths(literal_freq, _lz.MAX_CODE)
     distance_freq = np.bincount(distance_symbols[copies], minlength=1 + distance_slots)
-    distance_lengths = (_huffman.code_lengths(distance_freq, _lz.MAX_CODE) if copies.any()
-                        else np.zeros(1 + distance_slots, np.uint8))
-    stream = _lz.pack_bits(*_lz.fields(
-        np.concatenate([literal_lengths, distance_lengths]), literal_symbols, distance_symbols,
-        length_extra, distance_extra, literal_lengths, distance_lengths))
-    payload = bytes([length_slots, distance_slots]) + stream.tobytes()
-    return payload, literal_lengths, distance_lengths
+    return (_huffman.code_lengths(literal_freq, _lz.MAX_CODE),
+            _huffman.code_lengths(distance_freq, _lz.MAX_CODE) if copies.any()
+            else np.zeros(1 + distance_slots, np.uint8))
+
+
+def _pack(literal_symbols, distance_symbols, length_extra, distance_extra):
+    """``(payload, literal/length code lengths, distance code lengths)``."""
+    literal_lengths, distance_lengths = _code_lengths(literal_symbols, distance_symbols)
+    stream = _lz.write(np.concatenate([literal_lengths, distance_lengths]), literal_symbols,
+                       distance_symbols, length_extra, distance_extra, literal_lengths,
+                       distance_lengths)
+    head = bytes([len(literal_lengths) - _lz.LITERALS, len(distance_lengths) - 1])
+    return head + stream.tobytes(), literal_lengths, distance_lengths
 
 
 def decode(payload, size, out):

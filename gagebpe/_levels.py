@@ -27,7 +27,7 @@ class Level(NamedTuple):
     small_counts: tuple = ()
     more_counts: tuple = ()
     repeats: bool = False  # also code blocks with long repeats taken out, keep the smaller
-    lz_below: int = 0  # also code blocks under this many bytes as LZ, keep the smaller
+    lz: bool = False  # also code blocks as LZ where that may pay, keep the smaller
 
 
 # Memory while compressing is at most about 30 bytes per byte of a block; a
@@ -47,11 +47,11 @@ CONTEXT_FROM = 1 << 20
 # pay for its merge: level 9 builds them with each of those smallest counts
 # too and keeps the smallest coding (2.3-5.6% smaller on the Canterbury
 # files under 64 KB).
-# A grammar pays for each rule in its table, a copy where it is used: under
-# 64 KB, level 9 also codes a block as LZ, and keeps the smaller (the
-# Canterbury files under 64 KB: 4-10% smaller than their grammars, and
-# smaller than zlib -9 makes them).
-LZ_BELOW = 1 << 16
+# A grammar pays for each rule in its table, a copy where it is used:
+# level 9 also codes a block as LZ where that may pay (every block under
+# 64 KB, larger ones by a sample), and keeps the smaller (the Canterbury
+# files under 64 KB 4-16% smaller than their grammars, and smaller than
+# zlib -9 makes them; C headers and a shared library about 16% smaller).
 LEVELS = {
     1: Level(8, 1 << 20, True, context_from=CONTEXT_FROM),
     2: Level(6, 1 << 20, True, context_from=CONTEXT_FROM),
@@ -62,7 +62,7 @@ LEVELS = {
     7: Level(4, 1 << 23, True),
     8: Level(4, 1 << 24, True),
     9: Level(4, 1 << 25, False, True, small_counts=(2,), more_counts=(3,), repeats=True,
-             lz_below=LZ_BELOW),
+             lz=True),
 }
 
 

@@ -24,16 +24,18 @@ Parsing is optimal for the prices of the last pass: a shortest path over
 positions, each step a literal or a copy of any length up to a match found
 there (hash chains over MIN_COPY bytes) or at the last distance on the
 path.  Prices start from the bytes' frequencies and are re-estimated from
-each parse's codes; the smallest of the passes is kept.
+each parse's codes.  ``matches`` and ``parse`` take a range of the block,
+so that a large block is parsed a segment at a time, its match finder
+spanning the whole block.
 
 Imports ``_jit``, ``_unaligned`` and the kernels ``_huffman``, ``_repeats``
-(``_move``).
+(``move``).
 """
 import numpy as np
 
 from . import _huffman
 from ._jit import njit
-from ._repeats import _move
+from ._repeats import move
 from ._unaligned import load8, load8_be, store8
 
 MIN_COPY = 3
@@ -44,8 +46,9 @@ REPEAT = 0  # the distance symbol of the last distance
 # in a table of 2^MAX_CODE entries (the Canterbury files under 64 KB code
 # no larger than with 15-bit codes).
 MAX_CODE = 11
-# A match this long is taken as found, not tried at every shorter length:
-# it keeps parsing linear on runs and long repeats.
+# A match this long ends the search for longer ones, is extended as far
+# as it goes, and is taken whole, not tried at every shorter length: it
+# keeps parsing linear on runs and long repeats.
 NICE = 258
 HASH_BITS = 15
 # Bytes of zero padding a token stream needs after it (decode).
@@ -89,35 +92,45 @@ def slot_base(s):
 # -- parsing ----------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def matches(data, max_chain):
-    """The matches at each position of ``data`` (uint8): ``(starts, lengths,
-    distances)``, position i's in ``starts[i]:starts[i + 1]``, each longer
-    than the one before (the nearest source of each length), at most NICE
-    or what is left of the block."""
+def finder(n):
+    """``(head, chain)``: an empty match finder for a block of ``n`` bytes."""
+    return np.full(1 << HASH_BITS, -1, np.int32), np.full(max(n, 1), -1, np.int32)
+
+
+@njit(cache=True, nogil=True)
+def matches(data, start, end, head, chain, max_chain):
+    """The matches at each position of ``data[start:end]`` (uint8), looking
+    back over the whole block through the finder ``(head, chain)``, which
+    it extends: ``(starts, lengths, distances)``, position start + i's in
+    ``starts[i]:starts[i + 1]``, each longer than the one before (the
+    nearest source of each length), none past ``end``; the search stops
+    at a match of NICE bytes or more, and is not made inside it, which the
+    parse takes whole."""
     n = data.shape[0]
-    head = np.full(1 << HASH_BITS, -1, np.int64)
-    chain = np.full(max(n, 1), -1, np.int64)
-    starts = np.zeros(n + 1, np.int64)
-    lengths = np.empty(max(n, 16), np.int32)
-    distances = np.empty(max(n, 16), np.int32)
+    starts = np.zeros(end - start + 1, np.int64)
+    lengths = np.empty(max(end - start, 16), np.int32)
+    distances = np.empty(max(end - start, 16), np.int32)
     found = 0
     mask = (1 << HASH_BITS) - 1
-    for i in range(n):
-        starts[i] = found
+    skip_to = start
+    for i in range(start, end):
+        starts[i - start] = found
         if i + MIN_COPY > n:
             continue
         key = (np.int64(data[i]) << 16) | (np.int64(data[i + 1]) << 8) | np.int64(data[i + 2])
         h = ((key * 2654435761) >> (32 - HASH_BITS)) & mask
-        limit = min(NICE, n - i)
+        limit = min(NICE, end - i)
         best = MIN_COPY - 1
-        j = head[h]
+        j = np.int64(head[h])
         steps = 0
-        while j >= 0 and steps < max_chain:
+        while j >= 0 and steps < max_chain and limit >= MIN_COPY and i >= skip_to:
             steps += 1
             if data[j + best] == data[i + best]:
                 k = 0
                 while k < limit and data[j + k] == data[i + k]:
                     k += 1
+                if k == NICE:
+                    k += _match_length(data, i + k, j + k, end - i - k)
                 if k > best:
                     if found == lengths.shape[0]:
                         lengths = _grown(lengths)
@@ -126,12 +139,13 @@ def matches(data, max_chain):
                     distances[found] = i - j
                     found += 1
                     best = k
-                    if k == limit:
+                    if k >= limit:
+                        skip_to = i + k
                         break
-            j = chain[j]
+            j = np.int64(chain[j])
         chain[i] = head[h]
         head[h] = i
-    starts[n] = found
+    starts[end - start] = found
     return starts, lengths[:found], distances[:found]
 
 
@@ -153,8 +167,11 @@ def _match_length(data, i, j, limit):
 @njit(cache=True, nogil=True, inline='always')
 def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price):
     """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
-    ``i``, each costing ``base_cost`` plus its length's code and bits."""
+    ``i``, each costing ``base_cost`` plus its length's code and bits;
+    past NICE, only the longest."""
     for length in range(shortest, longest + 1):
+        if NICE < length < longest:
+            continue
         s = slot(length - MIN_COPY)
         c = base_cost + literal_price[LITERALS + s] + slot_extra(s)
         if c < cost[i + length]:
@@ -165,31 +182,31 @@ def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal
 
 
 @njit(cache=True, nogil=True)
-def parse(data, starts, lengths, distances, literal_price, distance_price):
-    """The cheapest tokens of ``data`` at these prices (bits of each
-    literal/length and distance symbol, extra bits added here), given its
-    ``matches``: ``(lengths, distances)`` per token, length 1 and distance
-    0 for a literal."""
-    n = data.shape[0]
+def parse(data, start, end, starts, lengths, distances, first_last, literal_price,
+          distance_price):
+    """The cheapest tokens of ``data[start:end]`` at these prices (bits of
+    each literal/length and distance symbol, extra bits added here), given
+    its ``matches`` and the last distance before it: ``(lengths,
+    distances)`` per token, length 1 and distance 0 for a literal."""
+    n = end - start
     cost = np.full(n + 1, np.inf)
     cost[0] = 0.0
     step = np.zeros(n + 1, np.int32)  # length of the token ending here
     source = np.zeros(n + 1, np.int32)  # its distance (0: a literal)
-    last = np.ones(n + 1, np.int64)  # the last distance on the path here
+    last = np.full(n + 1, first_last, np.int32)  # the last distance on the path here
     i = 0
     while i < n:
         here = cost[i]
-        c = here + literal_price[data[i]]
+        c = here + literal_price[data[start + i]]
         if c < cost[i + 1]:
             cost[i + 1] = c
             step[i + 1] = 1
             source[i + 1] = 0
             last[i + 1] = last[i]
-        limit = min(NICE, n - i)
         d = last[i]
         longest = 0
-        if d <= i and limit >= MIN_COPY:
-            longest = _match_length(data, i, i - d, limit)
+        if d <= start + i and n - i >= MIN_COPY:
+            longest = _match_length(data, start + i, start + i - d, n - i)
             _offer(cost, step, source, last, i, MIN_COPY, longest, d,
                    here + distance_price[REPEAT], literal_price)
         shorter = MIN_COPY - 1
@@ -221,16 +238,18 @@ def parse(data, starts, lengths, distances, literal_price, distance_price):
 
 
 @njit(cache=True, nogil=True)
-def symbols(data, token_lengths, token_distances):
+def symbols(data, start, first_last, token_lengths, token_distances):
     """Each token's literal/length symbol and its distance symbol (-1 for a
-    literal), and its length's and distance's extra values."""
+    literal), and its length's and distance's extra values, for tokens
+    from ``start`` on in ``data``, the last distance before them
+    ``first_last``."""
     count = token_lengths.shape[0]
     literal_symbols = np.empty(count, np.int32)
     distance_symbols = np.full(count, -1, np.int32)
-    length_extra = np.zeros(count, np.int64)
-    distance_extra = np.zeros(count, np.int64)
-    pos = 0
-    last = 1
+    length_extra = np.zeros(count, np.int32)
+    distance_extra = np.zeros(count, np.int32)
+    pos = start
+    last = first_last
     for t in range(count):
         length = token_lengths[t]
         if token_distances[t] == 0:
@@ -301,12 +320,25 @@ def table_extra(s):
     return 3 if s == ZEROS else 7 if s == MORE_ZEROS else 2 if s == AGAIN else 0
 
 
+@njit(cache=True, nogil=True, inline='always')
+def _put(out, acc, nbits, pos, value, width):
+    """Append the ``width`` low bits of ``value``, MSB first: the writer's
+    state after."""
+    acc = (acc << np.uint64(width)) | np.uint64(value)
+    nbits += np.int64(width)
+    while nbits >= 8:
+        nbits -= 8
+        out[pos] = np.uint8((acc >> np.uint64(nbits)) & np.uint64(0xFF))
+        pos += 1
+    return acc, nbits, pos
+
+
 @njit(cache=True, nogil=True)
-def fields(lengths, literal_symbols, distance_symbols, length_extra, distance_extra,
-           literal_lengths, distance_lengths):
-    """``(widths, values)``: the bit fields of a token stream, its code
-    lengths ``lengths`` first (the literal/length code's, then the
-    distance code's)."""
+def write(lengths, literal_symbols, distance_symbols, length_extra, distance_extra,
+          literal_lengths, distance_lengths):
+    """The bit stream of a token stream, padded with zero bits to a byte:
+    the code-length table of ``lengths`` (the literal/length code's, then
+    the distance code's), then the tokens."""
     table, table_values = table_symbols(lengths)
     table_freq = np.zeros(TABLE_SYMBOLS, np.int64)
     for s in table:
@@ -315,52 +347,48 @@ def fields(lengths, literal_symbols, distance_symbols, length_extra, distance_ex
     table_codes = _huffman.canonical_codes(table_lengths)
     literal_codes = _huffman.canonical_codes(literal_lengths)
     distance_codes = _huffman.canonical_codes(distance_lengths)
-    count = literal_symbols.shape[0]
-    total = TABLE_SYMBOLS + 2 * table.shape[0] + 4 * count
-    widths = np.zeros(total, np.int64)
-    values = np.zeros(total, np.int64)
-    k = 0
+    total = np.int64(TABLE_SYMBOLS * TABLE_CODE_BITS)
+    for t in range(table.shape[0]):
+        total += np.int64(table_lengths[table[t]]) + table_extra(table[t])
+    total += coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths)
+    out = np.zeros((total + 7) // 8, np.uint8)
+    acc = np.uint64(0)
+    nbits = pos = 0
     for s in range(TABLE_SYMBOLS):
-        widths[k], values[k] = TABLE_CODE_BITS, table_lengths[s]
-        k += 1
+        acc, nbits, pos = _put(out, acc, nbits, pos, table_lengths[s], TABLE_CODE_BITS)
     for t in range(table.shape[0]):
         s = table[t]
-        widths[k], values[k] = table_lengths[s], table_codes[s]
-        widths[k + 1], values[k + 1] = table_extra(s), table_values[t]
-        k += 2
-    for t in range(count):
+        acc, nbits, pos = _put(out, acc, nbits, pos, table_codes[s], table_lengths[s])
+        acc, nbits, pos = _put(out, acc, nbits, pos, table_values[t], table_extra(s))
+    for t in range(literal_symbols.shape[0]):
         s = literal_symbols[t]
-        widths[k], values[k] = literal_lengths[s], literal_codes[s]
-        k += 1
+        acc, nbits, pos = _put(out, acc, nbits, pos, literal_codes[s], literal_lengths[s])
         if s < LITERALS:
             continue
-        widths[k], values[k] = slot_extra(s - LITERALS), length_extra[t]
+        acc, nbits, pos = _put(out, acc, nbits, pos, length_extra[t], slot_extra(s - LITERALS))
         d = distance_symbols[t]
-        widths[k + 1], values[k + 1] = distance_lengths[d], distance_codes[d]
+        acc, nbits, pos = _put(out, acc, nbits, pos, distance_codes[d], distance_lengths[d])
         if d != REPEAT:
-            widths[k + 2], values[k + 2] = slot_extra(d - 1), distance_extra[t]
-        k += 3
-    return widths[:k], values[:k]
-
-
-@njit(cache=True, nogil=True)
-def pack_bits(widths, values):
-    """The fields, MSB first, padded with zero bits to a byte."""
-    out = np.zeros((int(widths.sum()) + 7) // 8, np.uint8)
-    acc = np.uint64(0)
-    nbits = 0
-    pos = 0
-    for f in range(widths.shape[0]):
-        n = widths[f]
-        acc = (acc << np.uint64(n)) | np.uint64(values[f])
-        nbits += n
-        while nbits >= 8:
-            nbits -= 8
-            out[pos] = np.uint8((acc >> np.uint64(nbits)) & np.uint64(0xFF))
-            pos += 1
+            acc, nbits, pos = _put(out, acc, nbits, pos, distance_extra[t], slot_extra(d - 1))
     if nbits:
         out[pos] = np.uint8((acc << np.uint64(8 - nbits)) & np.uint64(0xFF))
     return out
+
+
+@njit(cache=True, nogil=True)
+def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths):
+    """Bits of the tokens in these codes, extra bits included."""
+    total = np.int64(0)
+    for t in range(literal_symbols.shape[0]):
+        s = literal_symbols[t]
+        total += literal_lengths[s]
+        if s >= LITERALS:
+            total += slot_extra(s - LITERALS)
+            d = distance_symbols[t]
+            total += distance_lengths[d]
+            if d != REPEAT:
+                total += slot_extra(d - 1)
+    return total
 
 
 # -- decoding ---------------------------------------------------------------------
@@ -523,7 +551,7 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
                 store8(out, pos + k, load8(out, pos - last + k))
                 k += 8
         else:
-            _move(out, pos, pos - last, length)
+            move(out, pos, pos - last, length)
         pos += length
     if bitpos > end:
         return BAD_TOKEN

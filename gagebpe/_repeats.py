@@ -141,7 +141,7 @@ def _number(buf, at):
 
 
 @njit(cache=True, nogil=True)
-def _move(out, to, frm, n):
+def move(out, to, frm, n):
     """``out[to:to + n] = out[frm:frm + n]``, front to back; 8 bytes at a
     time where that gives the same bytes: a source ahead (each load comes
     before the store that may overlap it) or at least 8 bytes behind (it
@@ -181,7 +181,7 @@ def restore(out, literal_size, packed, n_copies):
             return BAD_COPIES
         if gap > literal_size - lit:
             return BAD_LITERALS
-        _move(out, pos, base + lit, gap)
+        move(out, pos, base + lit, gap)
         pos += gap
         lit += gap
         # Past the literals still to read would overwrite them.
@@ -189,11 +189,11 @@ def restore(out, literal_size, packed, n_copies):
             return BAD_COPIES
         # A source that overlaps its copy repeats what was just written,
         # as a run needs.
-        _move(out, pos, pos - distance, length)
+        move(out, pos, pos - distance, length)
         pos += length
     if at != packed.shape[0]:
         return BAD_COPIES
     if literal_size - lit != size - pos:
         return BAD_LITERALS
-    _move(out, pos, base + lit, literal_size - lit)
+    move(out, pos, base + lit, literal_size - lit)
     return 0

@@ -98,7 +98,7 @@ class _BlockCoder:
         level = self.level
         coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
                                         level.context_from, level.small_counts,
-                                        level.more_counts, level.repeats, level.lz_below)
+                                        level.more_counts, level.repeats, level.lz)
         return _container.block(coding, payload, data)
 
     def close(self):
@@ -184,7 +184,7 @@ class Compressor:
             # Written before the later blocks are known: a level that may
             # write LZ or REPEATS says version 6 or 5 whether or not it does.
             level = self._coder.level
-            version = (_container.LZ_VERSION if level.lz_below
+            version = (_container.LZ_VERSION if level.lz
                        else _container.REPEATS_VERSION if level.repeats
                        else _container.VERSION)
             out.append(_container.stream_header(self._block_size, version))

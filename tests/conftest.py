@@ -104,3 +104,14 @@ def trained():
     """A ByteBPE of 2,000 tokens trained on ``sample_text()``."""
     from gagebpe.tokenizers import ByteBPE
     return ByteBPE.train(sample_text(), 2000, special_tokens=["<|endoftext|>"])
+
+
+def level_9_without_lz(data):
+    """The one-block stream of ``data`` as level 9 writes it, LZ aside: for
+    tests of the codings LZ would otherwise win over."""
+    from gagebpe import _block, _levels
+    level = _levels.LEVELS[9]
+    coding, payload = _block.encode(data, level.min_count, level.probe, None, level.fold,
+                                    level.context_from, level.small_counts, level.more_counts,
+                                    level.repeats)
+    return _container.one_block_stream(_container.block(coding, payload, data))

@@ -69,6 +69,17 @@ def test_slots_cover_every_value_once():
     assert _lz.slot(_container.MAX_BLOCK_SIZE - 1) < _lz.SLOTS
 
 
+def test_large_blocks_are_parsed_a_segment_at_a_time():
+    data = code_like(20_000)  # 3 segments
+    assert len(data) > 2 * _coding_lz.SEGMENT
+    payload, back = code(data)
+    assert back == data and len(payload) < 0.3 * len(data)
+    # copies reach back across segments, and one copy takes a long repeat
+    noise = np.random.default_rng(3).integers(0, 256, 300_000, dtype=np.uint8).tobytes()
+    twice, back = code(noise + noise)
+    assert back == noise + noise and len(twice) < len(noise) + 1000
+
+
 def test_a_run_and_a_repeat_code_as_copies():
     data = b"a" * 1000 + b"the same words twice, " * 40
     payload, back = code(data)
@@ -90,7 +101,21 @@ def code_like(n_lines=300, seed=0):
     return "".join(lines).encode()
 
 
-def test_level_9_codes_small_blocks_as_lz_where_smaller():
+def pieces(n, seed=0):
+    """Random strings of a few hundred bytes, each seen many times, with a
+    few random bytes between them: long repeats that pairs seen two or
+    three times cannot pay for, as in binaries."""
+    rng = np.random.default_rng(seed)
+    pool = [rng.integers(0, 256, int(rng.integers(50, 600)), dtype=np.uint8).tobytes()
+            for _ in range(200)]
+    out = bytearray()
+    while len(out) < n:
+        out += pool[int(rng.integers(0, len(pool)))]
+        out += rng.integers(0, 256, int(rng.integers(0, 8)), dtype=np.uint8).tobytes()
+    return bytes(out[:n])
+
+
+def test_level_9_codes_blocks_as_lz_where_smaller():
     source = code_like()
     blob = gagebpe.compress(source, 9)
     assert blob[4:6] == bytes([_container.LZ_VERSION, _container.ONE_BLOCK])
@@ -99,8 +124,11 @@ def test_level_9_codes_small_blocks_as_lz_where_smaller():
     assert gagebpe.decompress(blob) == source
     # the fast path of one-block streams takes it, to the same bytes
     assert _one_block.decode(blob, len(source)) == source
-    # a block at least LZ_BELOW long is not tried
-    assert _block.encode(source * 40, 4, lz_below=len(source) * 40)[0] != LZ
+    # a large block is tried where a sample says LZ may pay
+    assert _block.lz_may_pay(pieces(300_000), 4)
+    assert not _block.lz_may_pay(sample(300_000), 4)
+    blob = gagebpe.compress(pieces(300_000), 9)
+    assert blob[PREAMBLE.size] == LZ and gagebpe.decompress(blob) == pieces(300_000)
     # below level 9, and where the grammar is smaller, no LZ and no version 6
     assert gagebpe.compress(source, 8)[4] == _container.ONE_BLOCK_VERSION
     text = sample(60_000)
@@ -126,8 +154,8 @@ def _payload(tokens):
         else:
             lengths.append(token[0]), distances.append(token[1])
             data += bytes(token[0])
-    symbols = _lz.symbols(np.frombuffer(bytes(data), np.uint8), np.array(lengths, np.int32),
-                          np.array(distances, np.int32))
+    symbols = _lz.symbols(np.frombuffer(bytes(data), np.uint8), 0, 1,
+                          np.array(lengths, np.int32), np.array(distances, np.int32))
     return _coding_lz._pack(*symbols)[0]
 
 

@@ -14,6 +14,7 @@ import gagebpe
 from gagebpe.sample import sample
 
 from conftest import CANTERBURY, byte_strings
+from test_repeats import repeated
 
 pytestmark = pytest.mark.slow  # each case starts Python without Numba
 
@@ -52,12 +53,13 @@ def check_same_bytes(cases):
 def test_fixed_cases():
     rng = np.random.default_rng(5)
     cases = [
-        (b"", 6), (b"a", 6), (b"ab" * 500, 1), (b"a" * 3000, 9),  # REPEATS
+        (b"", 6), (b"a", 6), (b"ab" * 500, 1), (b"a" * 3000, 9),  # LZ
         (sample(8000), 6), (sample(5000), 1), (sample(3000), 9),
         (bytes(rng.integers(0, 256, 2000, dtype=np.uint8)), 6),  # STORED
         (bytes(rng.integers(0, 3, 4000, dtype=np.uint8)), 6),  # few symbols
         (bytes(range(256)) * 4, 6),
         (bytes(rng.integers(0, 256, 2500, dtype=np.uint8)) * 2 + sample(2000), 9),  # LZ
+        (repeated(2), 9),  # REPEATS
     ]
     if CANTERBURY.is_dir():
         for name in ("grammar.lsp", "xargs.1", "fields.c"):

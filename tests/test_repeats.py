@@ -13,7 +13,7 @@ import gagebpe
 from gagebpe import _block, _coding_repeats, _container, _repeats
 from gagebpe._container import CONTEXT, PREAMBLE, REPEATS, SORTED, STORED
 
-from conftest import block_spans, byte_strings
+from conftest import block_spans, byte_strings, level_9_without_lz
 
 
 def noise(n, seed):
@@ -203,7 +203,7 @@ def test_malformed_numbers_are_refused():
 
 
 def test_repeats_blocks_are_refused_before_version_5():
-    blob = gagebpe.compress(repeated(5), 9)
+    blob = level_9_without_lz(repeated(5))
     block = blob[PREAMBLE.size:]
     assert block[0] == REPEATS
     as_version_4 = blob[:4] + bytes([_container.ONE_BLOCK_VERSION]) + blob[5:]
