@@ -15,7 +15,9 @@ import numpy as np
 from . import _huffman, _lz
 from ._errors import GageBPEError
 
-# Parsing passes: each re-prices the symbols from the last one's codes.
+# A block under SMALL bytes is parsed PASSES times, each pass re-pricing
+# the symbols from the last one's codes, over MAX_CHAIN candidates.
+SMALL = 1 << 16
 PASSES = 5
 MAX_CHAIN = 4096
 # A larger block is parsed a segment at a time, so that the parse's
@@ -32,13 +34,13 @@ QUICK_CHAIN = 16
 def encode(data):
     """The LZ payload of block ``data`` (bytes, not empty)."""
     array = np.frombuffer(data, np.uint8)
-    return _encode_large(array) if len(array) > SEGMENT else _encode_small(array)
+    return _encode_small(array) if len(array) < SMALL else _encode_large(array)
 
 
 def quick_size(data):
     """About the size of the LZ payload of ``data`` (at most SEGMENT
-    bytes, not empty), for a tenth of ``encode``'s time: one parse at the
-    first prices over QUICK_CHAIN candidates."""
+    bytes, not empty), for a fraction of ``encode``'s time: one parse at
+    the first prices over QUICK_CHAIN candidates."""
     array = np.frombuffer(data, np.uint8)
     head, chain = _lz.finder(len(array))
     found = _lz.matches(array, 0, len(array), head, chain, QUICK_CHAIN)
