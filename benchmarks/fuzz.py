@@ -130,7 +130,9 @@ def mutate(rng, seed, other):
             blob = blob[:int(rng.integers(len(blob)))]
     elif kind == "extreme":
         value = int(rng.choice([0, 1, 2**31 - 1, 2**32 - 1, 2**26, 2**26 + 1]))
-        if fmt == "gbpe" and len(blob) >= 16 + 17:
+        if fmt == "gbpe" and blob[4:6] == b"\x07\x01":  # a compact block header
+            blob = _compact_field(blob, int(rng.integers(2)), value)
+        elif fmt == "gbpe" and len(blob) >= 16 + 17:
             if rng.integers(2):  # the stream header's max block size
                 blob[8:12] = struct.pack("<I", value)
                 _recheck(blob, 0, 12)
@@ -141,6 +143,20 @@ def mutate(rng, seed, other):
         elif blob:
             blob[int(rng.integers(len(blob)))] = int(rng.choice([0, 127, 128, 255]))
     return str(kind), bytes(blob), expected
+
+
+def _compact_field(blob, which, value):
+    """A version 7 one-block stream with its size (``which`` 0) or payload
+    size (1) written as ``value``, as a varint of any length it takes."""
+    from gagebpe import _container
+    at = 7
+    try:
+        for _ in range(which):
+            at = _container.read_varint(blob, at)[1]
+        end = _container.read_varint(blob, at)[1]
+    except _container.GageBPEError:
+        return blob
+    return blob[:at] + _container.varint(value) + blob[end:]
 
 
 def run_case(fmt, blob, original):

@@ -1,8 +1,9 @@
-"""The container format, version 6 (docs/FORMAT.md, section 3): the parts of
+"""The container format, version 7 (docs/FORMAT.md, section 3): the parts of
 a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
            | preamble block            (versions 4 to 6: a one-block stream)
+           | preamble compact-block    (version 7: a one-block stream)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -21,15 +22,19 @@ MAGIC = b"GBPE"
 FOOTER_MAGIC = b"EPBG"
 # Written: the lowest version that holds the stream.  Version 1 checks
 # blocks with CRC32, later ones with XXH64; 3 adds FILTERED, CONTEXT and
-# FOLDED; 4 adds the one-block layout, which one-shot compression writes
-# for a stream of one block (23 bytes of framing instead of 62); 5 adds
-# REPEATS, in either layout; 6 adds LZ.
+# FOLDED; 4 adds the one-block layout, for a stream of one block (23
+# bytes of framing instead of 62); 5 adds
+# REPEATS, in either layout; 6 adds LZ; 7 gives a one-block stream a
+# compact block header (sizes as varints, no header check: 15 bytes of
+# framing for a chunk of a few kilobytes), which one-shot compression now
+# writes for every stream of one block.
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
 LZ_VERSION = 6
-VERSIONS = (1, 2, 3, 4, 5, 6)
-ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION)
+COMPACT_VERSION = 7
+VERSIONS = (1, 2, 3, 4, 5, 6, 7)
+ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION)
 ONE_BLOCK = 1  # the flag of the one-block layout (ONE_BLOCK_VERSIONS)
 MAX_BLOCK_SIZE = 1 << 26
 
@@ -41,6 +46,7 @@ CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SO
 CODINGS[4] = CODINGS[3]
 CODINGS[5] = CODINGS[4] + (REPEATS,)
 CODINGS[6] = CODINGS[5] + (LZ,)
+CODINGS[7] = CODINGS[6]
 # Where a block's merge count lies in its payload (u32).
 MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, CONTEXT: 0}
 # The codings around another: where the inner coding's number and its
@@ -50,11 +56,15 @@ MERGE_COUNT_END = 13 + 7 + 4  # REPEATS over FOLDED
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before
 HEADER = struct.Struct("<4sBBHII")
-# a one-block stream's: magic, version 4 to 6, flags ONE_BLOCK; its block follows
+# a one-block stream's: magic, version 4 to 7, flags ONE_BLOCK; its block follows
 PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
 BLOCK_HEADER = struct.Struct("<BIIII")
+# Version 7's one block: coding:u8, size and payload size as varints
+# (VARINT_BYTES at most), check of the original bytes:u32; then the payload.
+VARINT_BYTES = 4  # 28 bits: past MAX_BLOCK_SIZE
+COMPACT_HEADER_MIN = 1 + 1 + 1 + 4
 # per block: its bytes in the stream (header included), its original size
 INDEX_ENTRY = struct.Struct("<II")
 # block count, total original size, CRC32 of the trailer before it, magic
@@ -88,19 +98,50 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The one-block stream of ``block``, framed by ``block()``: version 6
-    if it is LZ, 5 if it is REPEATS, else 4."""
-    return PREAMBLE.pack(MAGIC, version_of([block]), ONE_BLOCK) + block
+    """The one-block stream (version 7) of ``block``, framed by ``block()``."""
+    coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
+    return (PREAMBLE.pack(MAGIC, COMPACT_VERSION, ONE_BLOCK) + bytes([coding])
+            + varint(size) + varint(payload_size) + struct.pack("<I", data_check)
+            + block[BLOCK_HEADER.size:])
 
 
-def version_of(blocks, one_block=True):
+def version_of(blocks):
     """The lowest version that holds ``blocks`` (each framed by ``block()``)
-    in the one-block layout, or else the block layout."""
+    in the block layout."""
     if any(block[0] == LZ for block in blocks):
         return LZ_VERSION
     if any(block[0] == REPEATS for block in blocks):
         return REPEATS_VERSION
-    return ONE_BLOCK_VERSION if one_block else VERSION
+    return VERSION
+
+
+def varint(value):
+    """``value`` as LEB128: 7 bits a byte, least significant first, the
+    high bit set on every byte but the last."""
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def read_varint(view, at):
+    """``(value, end)``: the varint at ``view[at:]`` and where it ends, or
+    ``(None, at)`` while ``view`` holds only part of it.  Raises
+    ``GageBPEError`` for one longer than VARINT_BYTES or not the shortest
+    (a last byte of 0), so each value has one writing."""
+    value = 0
+    for i in range(VARINT_BYTES):
+        if at + i >= len(view):
+            return None, at
+        byte = view[at + i]
+        value |= (byte & 0x7F) << (7 * i)
+        if byte < 0x80:
+            if byte == 0 and i:
+                raise GageBPEError("block size not in its shortest form")
+            return value, at + i + 1
+    raise GageBPEError("block size longer than 4 bytes")
 
 
 def trailer(index):
@@ -196,6 +237,7 @@ class Parser:
         self.block = None  # the BlockHeader whose payload comes next
         self.index = []
         self._one_block = False
+        self._block_header_size = BLOCK_HEADER.size  # of the block being read
 
     @property
     def done(self):
@@ -209,10 +251,14 @@ class Parser:
         """How many bytes the next unit takes, as far as its first bytes
         ``head`` tell (one more than ``len(head)`` where they cannot)."""
         if self._state == _HEADER:
-            return HEADER.size  # a one-block stream is no shorter
+            if len(head) >= PREAMBLE.size and _is_preamble(head):
+                return PREAMBLE.size
+            return HEADER.size if len(head) >= PREAMBLE.size else PREAMBLE.size
         if self._state == _PAYLOAD:
             return self.block.payload_size
         if self._state == _ONE_BLOCK:
+            if self.header.version == COMPACT_VERSION:
+                return _compact_header_size(head)
             return BLOCK_HEADER.size
         if self._state == _ONE_BLOCK_END:
             return 0
@@ -236,6 +282,8 @@ class Parser:
             self.skip_payload()
             return Payload(self.block, view[:n]), n
         if self._state == _ONE_BLOCK:
+            if self.header.version == COMPACT_VERSION:
+                return self._parse_compact_header(view)
             return self._parse_block_header(view)
         if self._state == _ONE_BLOCK_END:
             self._state = _DONE
@@ -244,20 +292,18 @@ class Parser:
 
     def skip_payload(self):
         """The current block's payload was taken without ``parse``."""
-        self.index.append((BLOCK_HEADER.size + self.block.payload_size, self.block.size))
+        self.index.append((self._block_header_size + self.block.payload_size, self.block.size))
         self._state = _ONE_BLOCK_END if self._state == _PAYLOAD and self._one_block else _BLOCKS
 
     def _parse_header(self, view):
+        # Say "not gagebpe" as soon as the bytes show it.
+        if not MAGIC.startswith(bytes(view[:len(MAGIC)])):
+            raise GageBPEError(BAD_MAGIC)
+        if len(view) >= PREAMBLE.size and _is_preamble(view):
+            return self._parse_preamble(view[4], view[5])
         if len(view) < HEADER.size:
-            # Say "not gagebpe" as soon as the bytes show it.
-            if not MAGIC.startswith(bytes(view[:len(MAGIC)])):
-                raise GageBPEError(BAD_MAGIC)
             return None, 0
         magic, version, flags, reserved, max_block_size, crc = HEADER.unpack_from(view)
-        if magic != MAGIC:
-            raise GageBPEError(BAD_MAGIC)
-        if version in ONE_BLOCK_VERSIONS and flags & ONE_BLOCK:
-            return self._parse_preamble(version, flags)
         if crc != _crc(view[:HEADER.size - 4]):
             raise GageBPEError("stream header check failed")
         if version not in VERSIONS:
@@ -286,6 +332,24 @@ class Parser:
         coding, size, payload_size, data_check, crc = BLOCK_HEADER.unpack_from(view)
         if crc != _crc(view[:BLOCK_HEADER.size - 4]):
             raise GageBPEError("block header check failed")
+        return self._block_header(coding, size, payload_size, data_check, BLOCK_HEADER.size)
+
+    def _parse_compact_header(self, view):
+        """Version 7's block header.  It has no check of its own: a wrong
+        size or coding fails the decoding or the data check."""
+        if not len(view):
+            return None, 0
+        size, at = read_varint(view, 1)
+        if size is None:
+            return None, 0
+        payload_size, at = read_varint(view, at)
+        if payload_size is None or len(view) < at + 4:
+            return None, 0
+        data_check = struct.unpack_from("<I", view, at)[0]
+        return self._block_header(view[0], size, payload_size, data_check, at + 4)
+
+    def _block_header(self, coding, size, payload_size, data_check, n):
+        """The block header of ``n`` bytes that holds these fields, checked."""
         if coding not in CODINGS[self.header.version]:
             raise GageBPEError(UNKNOWN_CODING.format(coding))
         if not 0 < size <= self.header.max_block_size:
@@ -294,8 +358,9 @@ class Parser:
         if payload_size > size:
             raise GageBPEError("block payload larger than its contents")
         self.block = BlockHeader(coding, size, payload_size, data_check)
+        self._block_header_size = n
         self._state = _PAYLOAD
-        return self.block, BLOCK_HEADER.size
+        return self.block, n
 
     def _parse_trailer(self, view):
         n = trailer_size(len(self.index))
@@ -308,6 +373,24 @@ class Parser:
         self._state = _DONE
         stream_bytes = HEADER.size + sum(size for size, _ in self.index) + n
         return End(self.index, stream_bytes), n
+
+
+def _is_preamble(head):
+    """Whether the first 6 bytes ``head`` of a stream are a one-block
+    stream's preamble (its magic not checked here)."""
+    return head[4] in ONE_BLOCK_VERSIONS and head[5] & ONE_BLOCK
+
+
+def _compact_header_size(head):
+    """The length of the version 7 block header that begins ``head``, or
+    one more than ``len(head)`` where ``head`` does not tell it."""
+    at = 1
+    for _ in range(2):
+        value, end = read_varint(head, at)
+        if value is None:
+            return max(len(head) + 1, COMPACT_HEADER_MIN)
+        at = end
+    return at + 4
 
 
 def _need(data, n):
@@ -335,12 +418,10 @@ def describe(fp):
     ``GageBPEError`` for malformed data, ``EOFError`` if cut short."""
     streams = []
     while True:
-        data = fp.read(HEADER.size)
+        data = fp.read(PREAMBLE.size)  # no further: a stream may be that short
         if not data and streams:
             return streams
-        parser, merges = Parser(), 0
-        header, n = parser.parse(memoryview(_need(data, HEADER.size)))
-        data = data[n:]  # a one-block stream's block header begins here
+        parser, merges, header = Parser(), 0, None
         while not parser.done:
             if parser.expecting_payload:  # nothing of it read yet
                 n = parser.block.payload_size
@@ -350,10 +431,12 @@ def describe(fp):
                 _skip(fp, n - len(payload_head))
                 parser.skip_payload()
                 continue
+            # Read no byte past the unit, so the next one starts at ``fp``.
             while (n := parser.wanted(data)) > len(data):
                 data += _need(fp.read(n - len(data)), n - len(data))
             unit, n = parser.parse(memoryview(data))
             data = data[n:]
+            header = header or unit
         streams.append(StreamInfo(header.version, len(unit.index),
                                   sum(size for _, size in unit.index), unit.stream_bytes, merges))
 

@@ -12,7 +12,7 @@ it declines: the caller then takes the general path, which raises the
 error.  So it never returns bytes the general path would not, and errors
 keep one source.
 
-Imports ``_jit``, ``_container`` (the layout), ``_coding_folded`` and
+Imports ``_jit``, ``_errors``, ``_container`` (the layout), ``_coding_folded`` and
 ``_coding_repeats`` (their headers), ``_coded_sequence`` (``u32``),
 ``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
 ``_coding_context``, ``_case``, ``_repeats``, ``_lz``.
@@ -23,9 +23,11 @@ from . import (_case, _coding_context, _coding_folded, _coding_repeats, _coding_
                _inplace_bytes, _lz, _repeats)
 from ._coded_sequence import u32
 from ._checksum import xxh64
-from ._container import (BLOCK_HEADER, CONTEXT, FOLDED, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY,
-                         LZ, LZ_VERSION, MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK, ONE_BLOCK_VERSIONS,
-                         PREAMBLE, REPEATS, REPEATS_VERSION, SORTED, STORED, trailer_size)
+from ._container import (BLOCK_HEADER, COMPACT_VERSION, CONTEXT, FOLDED, FOOTER, FOOTER_MAGIC,
+                         HEADER, INDEX_ENTRY, LZ, LZ_VERSION, MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK,
+                         ONE_BLOCK_VERSIONS, PREAMBLE, REPEATS, REPEATS_VERSION, SORTED, STORED,
+                         VARINT_BYTES, read_varint, trailer_size)
+from ._errors import GageBPEError
 from ._jit import PURE_PYTHON, njit
 
 _BLOCK_AT = HEADER.size  # in a stream of the block layout
@@ -33,7 +35,7 @@ _ONE_BLOCK_AT = PREAMBLE.size  # in a one-block stream
 _BLOCK_HEADER = BLOCK_HEADER.size
 _TRAILER = trailer_size(1)
 _INDEX_CHECK_AT = 1 + INDEX_ENTRY.size + FOOTER.size - 8  # in the trailer
-SMALLEST = _ONE_BLOCK_AT + _BLOCK_HEADER  # an empty payload's stream
+SMALLEST = _ONE_BLOCK_AT + 7  # a compact header's least
 # Streams up to this size: past it, the general reader's fixed cost is
 # small beside decoding, and its threads may help.
 LARGEST = 1 << 22
@@ -44,6 +46,7 @@ _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
 _ONE_BLOCK_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in ONE_BLOCK_VERSIONS)
+_COMPACT_PREAMBLE = bytes([COMPACT_VERSION, ONE_BLOCK])
 
 
 def _crc_table():
@@ -85,37 +88,69 @@ def _block_at(data):
 
 
 @njit(cache=True, nogil=True)
-def _layout_holds(data, size):
-    """Whether ``data`` is a stream of version 2 or later of exactly one
-    block of ``size`` original bytes, every check of its header, block
-    header and trailer passing."""
+def _varint(data, at):
+    """The varint at ``data[at:]`` and where it ends, as
+    ``_container.read_varint`` reads it; ``(0, -1)`` where that refuses it
+    or ``data`` ends first."""
+    value = 0
+    for i in range(VARINT_BYTES):
+        if at + i >= data.shape[0]:
+            return 0, -1
+        byte = np.int64(data[at + i])
+        value |= (byte & 0x7F) << (7 * i)
+        if byte < 0x80:
+            if byte == 0 and i > 0:
+                return 0, -1
+            return value, at + i + 1
+    return 0, -1
+
+
+@njit(cache=True, nogil=True)
+def _frame(data, size):
+    """Where the payload of ``data`` starts and ends, and where its data
+    check lies, if ``data`` is a stream of version 2 or later of exactly
+    one block of ``size`` original bytes, every check of its header, block
+    header and trailer passing; else ``(-1, -1, -1)``."""
+    no = (-1, -1, -1)
     n = data.shape[0]
     if n < SMALLEST or not _same(data, 0, _MAGIC) or not 0 < size <= MAX_BLOCK_SIZE:
-        return False
+        return no
     b = _block_at(data)
+    if b == _ONE_BLOCK_AT and data[4] == COMPACT_VERSION:
+        declared, at = _varint(data, b + 1)
+        if at < 0 or declared != size:
+            return no
+        payload_size, at = _varint(data, at)
+        if at < 0 or payload_size > size or n != at + 4 + payload_size:
+            return no
+        return at + 4, n, at
     if n < b + _BLOCK_HEADER:
-        return False
+        return no
     payload_size = u32(data, b + 5)
+    start, end = b + _BLOCK_HEADER, b + _BLOCK_HEADER + payload_size
     if (u32(data, b + 1) != size or payload_size > size
             or u32(data, b + 13) != _crc32(data, b, b + 13)):
-        return False
+        return no
     if b == _ONE_BLOCK_AT:
-        return n == b + _BLOCK_HEADER + payload_size
+        return (start, end, b + 9) if n == end else no
     if n < _BLOCK_AT + _BLOCK_HEADER + _TRAILER or u32(data, 12) != _crc32(data, 0, 12):
-        return False
+        return no
     version, flags, reserved = data[4], data[5], data[6] | data[7]
     if not 2 <= version <= LZ_VERSION or flags or reserved:
-        return False
+        return no
     if not size <= u32(data, 8) <= MAX_BLOCK_SIZE:
-        return False
-    if n != b + _BLOCK_HEADER + payload_size + _TRAILER:
-        return False
-    t = b + _BLOCK_HEADER + payload_size
-    end = t + _INDEX_CHECK_AT
-    return (data[t] == 0 and u32(data, t + 1) == _BLOCK_HEADER + payload_size
+        return no
+    if n != end + _TRAILER:
+        return no
+    t = end
+    check_at = t + _INDEX_CHECK_AT
+    if not (data[t] == 0 and u32(data, t + 1) == _BLOCK_HEADER + payload_size
             and u32(data, t + 5) == size and u32(data, t + 9) == 1
             and u32(data, t + 13) == size and u32(data, t + 17) == 0
-            and u32(data, end) == _crc32(data, t, end) and _same(data, end + 4, _FOOTER_MAGIC))
+            and u32(data, check_at) == _crc32(data, t, check_at)
+            and _same(data, check_at + 4, _FOOTER_MAGIC)):
+        return no
+    return start, end, b + 9
 
 
 @njit(cache=True, nogil=True)
@@ -234,11 +269,11 @@ def _decode(data, out):
     """Check and decode the one-block stream ``data`` into ``out``, which
     holds exactly its size; whether it did (else ``out`` holds anything)."""
     size = out.shape[0]
-    if not _layout_holds(data, size):
+    start, end, check_at = _frame(data, size)
+    if start < 0:
         return False
-    b = _block_at(data)
-    coding = data[b]
-    payload = data[b + _BLOCK_HEADER:b + _BLOCK_HEADER + u32(data, b + 5)]
+    coding = data[_block_at(data)]
+    payload = data[start:end]
     version = data[4]
     if coding == REPEATS:
         if version < REPEATS_VERSION or not _decode_repeats(payload, size, out):
@@ -250,7 +285,7 @@ def _decode(data, out):
         return False
     elif not _decode_coded(coding, payload, size, out):
         return False
-    return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(u32(data, b + 9))
+    return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(u32(data, check_at))
 
 
 def _declared_size(data):
@@ -261,9 +296,17 @@ def _declared_size(data):
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
         return 0
     b = _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES else _BLOCK_AT
-    if len(data) < b + _BLOCK_HEADER or data[b] not in TAKEN:
+    if len(data) <= b or data[b] not in TAKEN:
         return 0
-    size = int.from_bytes(data[b + 1:b + 5], "little")
+    if data[4:6] == _COMPACT_PREAMBLE:
+        try:
+            size = read_varint(data, b + 1)[0] or 0
+        except GageBPEError:  # the general path says what is wrong
+            return 0
+    elif len(data) < b + _BLOCK_HEADER:
+        return 0
+    else:
+        size = int.from_bytes(data[b + 1:b + 5], "little")
     return size if size <= MAX_BLOCK_SIZE else 0
 
 

@@ -195,8 +195,7 @@ class Compressor:
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block takes
-    the one-block layout (format version 4; 5 for a REPEATS block, 6 for
-    an LZ block).
+    the one-block layout (format version 7).
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":
@@ -215,7 +214,7 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     if len(blocks) == 1:  # a chunk: the short layout
         return _container.one_block_stream(blocks[0])
     index = [(len(block), size) for block, size in zip(blocks, sizes)]
-    return (_container.stream_header(block_size, _container.version_of(blocks, False))
+    return (_container.stream_header(block_size, _container.version_of(blocks))
             + b"".join(blocks)
             + _container.trailer(index))
 

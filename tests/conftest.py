@@ -1,4 +1,6 @@
 import os
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,18 @@ def byte_strings(max_size=3000):
         low_entropy, structured)
 
 
+def payload_spans(blob):
+    """``[(start, end, BlockHeader), ...]``: where the payload of each block
+    of the single stream ``blob`` lies, and its block's header."""
+    parser, view, pos, spans = _container.Parser(), memoryview(blob), 0, []
+    while not parser.done:
+        unit, n = parser.parse(view[pos:])
+        if isinstance(unit, _container.Payload):
+            spans.append((pos, pos + n, unit.block))
+        pos += n
+    return spans
+
+
 def block_spans(blob):
     """``[(offset, stream bytes, original size), ...]`` of the blocks of the
     single stream ``blob``, as the container's parser finds them."""
@@ -76,10 +90,28 @@ def bomb(blocks, block_size=1 << 26):
 
 
 def one_block(blob):
-    """The block (header and payload) of the one-block stream ``blob``."""
-    assert blob[4] in (_container.ONE_BLOCK_VERSION, _container.REPEATS_VERSION)
-    assert blob[5] == _container.ONE_BLOCK
-    return blob[_container.PREAMBLE.size:]
+    """The block of the one-block stream ``blob``, header and payload,
+    framed as in the block layout (``_container.block``)."""
+    assert blob[4] in _container.ONE_BLOCK_VERSIONS and blob[5] == _container.ONE_BLOCK
+    if blob[4] != _container.COMPACT_VERSION:
+        return blob[_container.PREAMBLE.size:]
+    parser = _container.Parser()
+    _, n = parser.parse(blob)
+    block, m = parser.parse(blob[n:])
+    head = _container.BLOCK_HEADER.pack(*block, 0)[:-4]
+    return head + struct.pack("<I", zlib.crc32(head)) + blob[n + m:]
+
+
+def as_version(blob, version):
+    """The one-block stream ``blob`` in the one-block layout of ``version``
+    (4 to 6), with the 17-byte block header those versions have."""
+    return _container.PREAMBLE.pack(_container.MAGIC, version, _container.ONE_BLOCK) + \
+        one_block(blob)
+
+
+def one_block_payload(blob):
+    """The payload of the one-block stream ``blob``."""
+    return one_block(blob)[_container.BLOCK_HEADER.size:]
 
 
 def block_layout(blob):
@@ -87,7 +119,7 @@ def block_layout(blob):
     trailer), as version 3 wrote every stream (version 5 a REPEATS one)."""
     block = one_block(blob)
     size = _container.BLOCK_HEADER.unpack_from(block)[1]
-    return (_container.stream_header(size, _container.version_of([block], False)) + block
+    return (_container.stream_header(size, _container.version_of([block])) + block
             + _container.trailer([(len(block), size)]))
 
 

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _block, _coding_context, _coding_sorted, _container
+from gagebpe import _block, _coding_context, _coding_sorted
 from gagebpe._container import CONTEXT
 from gagebpe.sample import sample
 
-from conftest import block_spans, byte_strings
+from conftest import byte_strings, payload_spans
 
 
 def coded(data, class_of_byte=_coding_context.LETTERS, min_count=2):
@@ -86,9 +86,9 @@ def test_segments_out_of_order_are_refused():
 def test_every_corrupted_byte_is_refused_or_caught_by_the_check():
     data = sample(20_000)
     blob = gagebpe.compress(data, 7)  # levels 1-6 take CONTEXT from 1 MB blocks
-    (start, nbytes, _), = block_spans(blob)
-    assert blob[start] == CONTEXT
-    for at in range(start + _container.BLOCK_HEADER.size, start + nbytes):
+    (start, end, block), = payload_spans(blob)
+    assert block.coding == CONTEXT
+    for at in range(start, end):
         bad = bytearray(blob)
         bad[at] ^= 0x41
         with pytest.raises(gagebpe.GageBPEError):

@@ -16,19 +16,22 @@ def example_stream():
 
 def test_the_example_stream_is_what_gagebpe_writes():
     blob = example_stream()
-    assert len(blob) == 67
+    assert len(blob) == 57
     assert blob == gagebpe.compress(b"ab" * 32)
     assert gagebpe.decompress(blob) == b"ab" * 32
     (info,) = gagebpe.describe(__import__("io").BytesIO(blob))
     assert (info.version, info.blocks, info.size, info.stream_bytes, info.merges) == \
-        (4, 1, 64, 67, 4)
+        (7, 1, 64, 57, 4)
 
 
 def test_the_example_in_the_block_layout_is_what_gagebpe_reads():
     text = FORMAT.read_text().split("## 7. A complete example", 1)[1]
     header = bytes.fromhex(re.search(r"header before it \(`([0-9a-f ]+)\n([0-9a-f ]+)`", text)
                            .expand(r"\1 \2"))
-    block = example_stream()[6:]
+    block_header = bytes.fromhex(re.search(r"block header of section 3.3\n\(`([0-9a-f ]+)`",
+                                           text).group(1))
+    block = block_header + example_stream()[13:]
     trailer = bytes.fromhex("00" "3d000000" "40000000" "01000000" "4000000000000000"
                             "70402991") + b"EPBG"
     assert gagebpe.decompress(header + block + trailer) == b"ab" * 32
+    assert gagebpe.decompress(example_stream()[:4] + b"\x04\x01" + block) == b"ab" * 32

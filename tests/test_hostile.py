@@ -15,7 +15,7 @@ import gagebpe
 from gagebpe import GageBPEError, _container
 from gagebpe.sample import sample
 
-from conftest import block_layout
+from conftest import as_version, block_layout
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,13 +60,19 @@ def test_a_header_declaring_2_to_the_60_bytes_allocates_nothing():
     # A block header declaring 2^32 - 1 bytes (its check recomputed) is
     # refused by the stream's maximum block size, or in a one-block stream
     # by the largest a block may have, before any payload is read.
-    for blob, at in ((block_layout(gagebpe.compress(b"tiny")), _container.HEADER.size),
-                     (gagebpe.compress(b"tiny"), _container.PREAMBLE.size)):
+    tiny = gagebpe.compress(b"tiny")
+    for blob, at in ((block_layout(tiny), _container.HEADER.size),
+                     (as_version(tiny, _container.ONE_BLOCK_VERSION), _container.PREAMBLE.size)):
         blob = bytearray(blob)
         struct.pack_into("<I", blob, at + 1, 0xFFFFFFFF)
         struct.pack_into("<I", blob, at + 13, zlib.crc32(bytes(blob[at:at + 13])))
         with pytest.raises(GageBPEError, match="out of range"):
             gagebpe.decompress(bytes(blob))
+    # and in version 7's, whose sizes are varints of at most 28 bits
+    at = _container.PREAMBLE.size + 1
+    forged = tiny[:at] + _container.varint((1 << 28) - 1) + tiny[at + 1:]
+    with pytest.raises(GageBPEError, match="out of range"):
+        gagebpe.decompress(forged)
 
 
 def test_limit_refuses_a_block_before_decoding_it():

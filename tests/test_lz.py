@@ -14,7 +14,7 @@ from gagebpe import _block, _coding_lz, _container, _lz, _one_block
 from gagebpe._container import LZ, PREAMBLE
 from gagebpe.sample import sample
 
-from conftest import block_spans, byte_strings
+from conftest import byte_strings, one_block, payload_spans
 from reference import lz_decode
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "canterbury"
@@ -118,7 +118,7 @@ def pieces(n, seed=0):
 def test_level_9_codes_blocks_as_lz_where_smaller():
     source = code_like()
     blob = gagebpe.compress(source, 9)
-    assert blob[4:6] == bytes([_container.LZ_VERSION, _container.ONE_BLOCK])
+    assert blob[4:6] == bytes([_container.COMPACT_VERSION, _container.ONE_BLOCK])
     assert blob[PREAMBLE.size] == LZ
     assert len(blob) < len(gagebpe.compress(source, 8))
     assert gagebpe.decompress(blob) == source
@@ -129,8 +129,9 @@ def test_level_9_codes_blocks_as_lz_where_smaller():
     assert not _block.lz_may_pay(sample(300_000), 4)
     blob = gagebpe.compress(pieces(300_000), 9)
     assert blob[PREAMBLE.size] == LZ and gagebpe.decompress(blob) == pieces(300_000)
-    # below level 9, and where the grammar is smaller, no LZ and no version 6
-    assert gagebpe.compress(source, 8)[4] == _container.ONE_BLOCK_VERSION
+    # below level 9, and where the grammar is smaller, no LZ
+    assert gagebpe.compress(source, 8)[PREAMBLE.size] != LZ
+    assert gagebpe.compress(source * 2, 8, block_size=len(source))[4] == _container.VERSION
     text = sample(60_000)
     assert gagebpe.compress(text, 9)[PREAMBLE.size] != LZ
 
@@ -199,9 +200,9 @@ def test_malformed_heads_tables_and_padding_are_refused():
 def test_lz_blocks_are_refused_before_version_6():
     source = code_like()
     blob = gagebpe.compress(source, 9)
-    block = blob[PREAMBLE.size:]
+    block = one_block(blob)
     assert block[0] == LZ
-    as_version_5 = blob[:4] + bytes([_container.REPEATS_VERSION]) + blob[5:]
+    as_version_5 = blob[:4] + bytes([_container.REPEATS_VERSION]) + blob[5:6] + block
     with pytest.raises(gagebpe.GageBPEError, match="coding 9"):
         gagebpe.decompress(as_version_5)
     assert _one_block.decode(as_version_5, len(source)) is None
@@ -214,9 +215,9 @@ def test_lz_blocks_are_refused_before_version_6():
 def test_corrupt_lz_streams_are_refused():
     source = code_like(100)
     blob = gagebpe.compress(source, 9)
-    (start, n, _), = block_spans(blob)
-    assert blob[start] == LZ
-    for at in range(start + 17, start + n, 3):
+    (start, end, block), = payload_spans(blob)
+    assert block.coding == LZ
+    for at in range(start, end, 3):
         bad = bytearray(blob)
         bad[at] ^= 0x41
         with pytest.raises(gagebpe.GageBPEError):
@@ -229,4 +230,4 @@ def test_corrupt_lz_streams_are_refused():
 def test_describe_gives_lz_blocks_no_merges():
     source = code_like()
     info, = gagebpe.describe(io.BytesIO(gagebpe.compress(source, 9)))
-    assert info.version == 6 and info.merges == 0
+    assert info.version == 7 and info.merges == 0

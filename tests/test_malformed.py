@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe import GageBPEError, _coding_packed, _container
+from gagebpe._checksum import block_check
 from conftest import block_spans
 
 SAMPLES = {
@@ -104,7 +105,7 @@ def header(magic=b"GBPE", version=3, flags=0, reserved=0, max_block=1 << 20, crc
     (header(magic=b"GZIP"), "bad magic"),
     (header(crc=0), "header check"),
     (header(version=0), "unsupported format version"),
-    (header(version=7), "unsupported format version"),
+    (header(version=8), "unsupported format version"),
     (header(flags=1), "reserved"),
     (header(version=4, flags=2), "reserved"),
     (header(version=4, flags=3), "reserved"),
@@ -218,6 +219,42 @@ def test_bad_one_block_streams(blob, error, message):
         d.decompress(blob)
         if not d.eof:
             raise EOFError("ended before")
+
+
+def compact_stream(coding, size, payload, check=None, payload_size=None):
+    """A version 7 one-block stream; ``size`` and ``payload_size`` are
+    ints (written as varints) or their bytes as written."""
+    def field(value):
+        return value if isinstance(value, bytes) else _container.varint(value)
+    if check is None:
+        check = block_check(payload) if coding == _container.STORED else 0
+    return (_container.PREAMBLE.pack(_container.MAGIC, 7, _container.ONE_BLOCK)
+            + bytes([coding]) + field(size) + field(len(payload) if payload_size is None
+                                                    else payload_size)
+            + struct.pack("<I", check) + payload)
+
+
+def test_a_compact_stream_is_read():
+    assert gagebpe.decompress(compact_stream(1, 4, b"abcd")) == b"abcd"
+    assert gagebpe.decompress(compact_stream(1, 200, b"x" * 200)) == b"x" * 200
+
+
+@pytest.mark.parametrize("blob, error, message", [
+    (compact_stream(0, 4, b"abcd"), GageBPEError, "unsupported block coding 0"),
+    (compact_stream(10, 4, b"abcd"), GageBPEError, "unsupported block coding 10"),
+    (compact_stream(1, 0, b""), GageBPEError, "out of range"),
+    (compact_stream(1, (1 << 26) + 1, b"abcd"), GageBPEError, "out of range"),
+    (compact_stream(1, b"\x84\x00", b"abcd"), GageBPEError, "shortest form"),
+    (compact_stream(1, 4, b"abcd", payload_size=b"\x84\x80\x80\x80\x00"), GageBPEError,
+     "longer than 4 bytes"),
+    (compact_stream(1, 4, b"abcde"), GageBPEError, "larger than its contents"),
+    (compact_stream(1, 5, b"abcd"), GageBPEError, "STORED"),
+    (compact_stream(1, 4, b"abcd", check=1), GageBPEError, "block check failed"),
+    (compact_stream(1, 4, b"abcd")[:-1], EOFError, "ended before"),
+    (compact_stream(1, 300, b"x" * 300)[:8], EOFError, "ended before"),
+])
+def test_bad_compact_streams(blob, error, message):
+    test_bad_one_block_streams(blob, error, message)
 
 
 def test_bytes_after_a_one_block_stream_are_refused():

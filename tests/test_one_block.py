@@ -12,7 +12,8 @@ import gagebpe
 from gagebpe import _container, _one_block
 from gagebpe.sample import sample
 
-from conftest import block_layout, block_spans, level_9_without_lz
+from conftest import (as_version, block_layout, block_spans, level_9_without_lz,
+                      one_block_payload, payload_spans)
 
 DATA = Path(__file__).parent / "data"
 BIG = 1 << 40
@@ -24,8 +25,9 @@ def coding_of(blob):
 
 
 def both_layouts(blob):
-    """A one-block stream as written (version 4) and in the block layout."""
-    return [blob, block_layout(blob)]
+    """A one-block stream as written (version 7), in the one-block layout of
+    version 6, and in the block layout."""
+    return [blob, as_version(blob, _container.LZ_VERSION), block_layout(blob)]
 
 
 @pytest.mark.parametrize("data, level", [
@@ -80,8 +82,9 @@ def test_declines_what_it_does_not_take(blob):
 
 def _still_valid(bad, blob):
     """Whether corrupting ``blob`` into ``bad`` gave another valid stream:
-    version 4 made 5, which holds every version 4 block."""
-    return (bad[4] == _container.REPEATS_VERSION and blob[4] == _container.ONE_BLOCK_VERSION
+    a one-block stream of version 4 or 5 made a later one of the same
+    layout, which holds every block the earlier one does."""
+    return (blob[4] < bad[4] <= _container.LZ_VERSION and blob[5] == _container.ONE_BLOCK
             and bad[:4] + bad[5:] == blob[:4] + blob[5:])
 
 
@@ -110,7 +113,7 @@ def _repeats_stream(inner):
                                                                         dtype=np.uint8)) * 2}
     blob = level_9_without_lz(data[inner])
     assert coding_of(blob) == _container.REPEATS
-    payload = blob[_container.PREAMBLE.size + _container.BLOCK_HEADER.size:]
+    payload = one_block_payload(blob)
     assert payload[0] == inner
     return data[inner], blob
 
@@ -118,13 +121,12 @@ def _repeats_stream(inner):
 @pytest.mark.parametrize("inner", [_container.STORED, _container.CONTEXT, _container.FOLDED])
 def test_takes_repeats_over_what_it_takes(inner):
     data, blob = _repeats_stream(inner)
-    for blob in both_layouts(blob):
-        assert _one_block.decode(blob, BIG) == data
+    for layout in both_layouts(blob):
+        assert _one_block.decode(layout, BIG) == data
     packed_data, packed = _repeats_stream(_container.PACKED)
     assert _one_block.decode(packed, BIG) is None
     assert gagebpe.decompress(packed) == packed_data
-    as_version_4 = blob[:4] + bytes([_container.ONE_BLOCK_VERSION]) + blob[5:]
-    assert _one_block.decode(as_version_4, BIG) is None
+    assert _one_block.decode(as_version(blob, _container.ONE_BLOCK_VERSION), BIG) is None
 
 
 def test_declines_every_single_byte_corruption_of_repeats():
@@ -139,9 +141,8 @@ def test_declines_every_single_byte_corruption_of_repeats():
 
 def test_a_version_5_stream_of_a_version_4_block_is_taken():
     data = sample(3000)
-    blob = bytearray(gagebpe.compress(data))
-    blob[4] = _container.REPEATS_VERSION
-    assert _one_block.decode(bytes(blob), BIG) == data == gagebpe.decompress(bytes(blob))
+    blob = as_version(gagebpe.compress(data), _container.REPEATS_VERSION)
+    assert _one_block.decode(blob, BIG) == data == gagebpe.decompress(blob)
 
 
 def test_declines_every_truncation():
@@ -165,7 +166,16 @@ def test_decode_into_declines_another_size():
 
 
 def test_a_forged_size_allocates_nothing_past_a_block():
-    for blob in both_layouts(gagebpe.compress(sample(4096))):
+    compact = gagebpe.compress(sample(4096))
+    size_at = _container.PREAMBLE.size + 1
+    assert compact[size_at:size_at + 2] == _container.varint(4096)
+    for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 28) - 1, (1 << 32) - 1):
+        blob = compact[:size_at] + _container.varint(forged) + compact[size_at + 2:]
+        assert _one_block._declared_size(blob) == 0
+        assert _one_block.decode(blob, BIG) is None
+        with pytest.raises(gagebpe.GageBPEError):
+            gagebpe.decompress(blob, limit=None)
+    for blob in both_layouts(compact)[1:]:
         blob = bytearray(blob)
         (start, _, _), = block_spans(blob)
         for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 32) - 1):
@@ -183,4 +193,5 @@ def test_a_one_block_stream_of_version_3_stays_readable():
     assert blob[4] == 3 and coding_of(blob) == _container.FOLDED
     assert _one_block.decode(blob, BIG) == sample(30_000)
     assert gagebpe.decompress(blob) == sample(30_000)
-    assert len(gagebpe.compress(sample(30_000), 9)) == len(blob) - 39
+    (start, end, _), = payload_spans(blob)
+    assert one_block_payload(gagebpe.compress(sample(30_000), 9)) == blob[start:end]

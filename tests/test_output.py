@@ -11,17 +11,15 @@ from hypothesis import assume, given, strategies as st
 import gagebpe
 from gagebpe import _block, _container, _inplace_bytes
 from gagebpe.sample import sample
-from conftest import block_spans, byte_strings
+from conftest import block_spans, byte_strings, payload_spans
 
 GUARD = 64
 
 
 def blocks_of(blob):
     """``(coding, size, check, payload)`` of each block of one stream."""
-    for offset, nbytes, _ in block_spans(blob):
-        head = blob[offset:offset + _container.BLOCK_HEADER.size]
-        coding, size, _, check, _ = _container.BLOCK_HEADER.unpack(head)
-        yield coding, size, check, blob[offset + _container.BLOCK_HEADER.size:offset + nbytes]
+    for start, end, block in payload_spans(blob):
+        yield block.coding, block.size, block.data_check, blob[start:end]
 
 
 def decode_between_guards(data, level, block_size):

@@ -13,7 +13,7 @@ import gagebpe
 from gagebpe import _block, _coding_repeats, _container, _repeats
 from gagebpe._container import CONTEXT, PREAMBLE, REPEATS, SORTED, STORED
 
-from conftest import block_spans, byte_strings, level_9_without_lz
+from conftest import byte_strings, level_9_without_lz, one_block, one_block_payload, payload_spans
 
 
 def noise(n, seed):
@@ -98,7 +98,7 @@ def test_copies_take_the_repeats_and_runs():
 def test_level_9_writes_repeats_where_they_pay_in_version_5():
     data = repeated(2)
     blob = gagebpe.compress(data, 9)
-    assert blob[4:6] == bytes([_container.REPEATS_VERSION, _container.ONE_BLOCK])
+    assert blob[4:6] == bytes([_container.COMPACT_VERSION, _container.ONE_BLOCK])
     assert blob[PREAMBLE.size] == REPEATS
     assert len(blob) < 0.8 * len(gagebpe.compress(data, 8))
     assert gagebpe.decompress(blob) == data
@@ -115,9 +115,9 @@ def test_level_9_writes_repeats_where_they_pay_in_version_5():
 
 def test_streams_without_repeats_keep_their_versions():
     data = noise(5000, 3)
-    assert gagebpe.compress(data, 9)[4] == _container.ONE_BLOCK_VERSION
-    assert gagebpe.compress(repeated(3), 8)[4] == _container.ONE_BLOCK_VERSION
     assert gagebpe.compress(data * 2, 9, block_size=5000)[4] == _container.VERSION
+    assert gagebpe.compress(repeated(3) * 2, 8, block_size=len(repeated(3)))[4] == \
+        _container.VERSION
 
 
 def test_repeats_are_kept_only_where_smaller():
@@ -204,9 +204,9 @@ def test_malformed_numbers_are_refused():
 
 def test_repeats_blocks_are_refused_before_version_5():
     blob = level_9_without_lz(repeated(5))
-    block = blob[PREAMBLE.size:]
+    block = one_block(blob)
     assert block[0] == REPEATS
-    as_version_4 = blob[:4] + bytes([_container.ONE_BLOCK_VERSION]) + blob[5:]
+    as_version_4 = blob[:4] + bytes([_container.ONE_BLOCK_VERSION]) + blob[5:6] + block
     with pytest.raises(gagebpe.GageBPEError, match="coding 8"):
         gagebpe.decompress(as_version_4)
     size = _container.BLOCK_HEADER.unpack_from(block)[1]
@@ -221,8 +221,8 @@ def test_repeats_blocks_are_refused_before_version_5():
 
 def test_corrupt_repeats_streams_are_refused():
     blob = gagebpe.compress(repeated(6), 9)
-    (start, n, _), = block_spans(blob)
-    for at in range(start + 17, start + n, 5):
+    (start, end, _), = payload_spans(blob)
+    for at in range(start, end, 5):
         bad = bytearray(blob)
         bad[at] ^= 0x24
         with pytest.raises(gagebpe.GageBPEError):
@@ -238,9 +238,9 @@ def test_describe_counts_the_merges_inside():
     blob = gagebpe.compress(data, 9)
     assert blob[PREAMBLE.size] == REPEATS
     info, = gagebpe.describe(io.BytesIO(blob))
-    coding, *_, inner = _coding_repeats.split(blob[PREAMBLE.size + 17:], len(data))
+    coding, *_, inner = _coding_repeats.split(one_block_payload(blob), len(data))
     assert coding in (SORTED, CONTEXT)  # their merge count comes first
-    assert info.version == 5 and info.merges == struct.unpack_from("<I", inner)[0] > 0
+    assert info.version == 7 and info.merges == struct.unpack_from("<I", inner)[0] > 0
 
 
 def test_a_stream_of_version_5_stays_readable():
