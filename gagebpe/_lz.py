@@ -106,16 +106,38 @@ def matches(data, start, end, head, chain, max_chain):
     nearest source of each length), none past ``end``; the search stops
     at a match of NICE bytes or more, and is not made inside it, which the
     parse takes whole."""
-    n = data.shape[0]
     starts = np.zeros(end - start + 1, np.int64)
-    lengths = np.empty(max(end - start, 16), np.int32)
-    distances = np.empty(max(end - start, 16), np.int32)
-    found = 0
+    lengths = np.empty(max(end - start, 2 * NICE), np.int32)
+    distances = np.empty(lengths.shape[0], np.int32)
+    i, found, skip_to = start, 0, start
+    while True:
+        # The scan stops where the arrays might not hold a position's
+        # matches; they grow out here, since an array reassigned inside
+        # the scan's loop costs it a reference count at every step (4x).
+        i, found, skip_to = _scan(data, i, start, end, head, chain, max_chain, skip_to,
+                                  starts, lengths, distances, found)
+        if i == end:
+            break
+        lengths, distances = _grown(lengths), _grown(distances)
+    starts[end - start] = found
+    return starts, lengths[:found], distances[:found]
+
+
+@njit(cache=True, nogil=True)
+def _scan(data, i, start, end, head, chain, max_chain, skip_to, starts, lengths, distances,
+          found):
+    """``matches`` from position ``i`` on, while the arrays have room for
+    one position's matches (fewer than NICE: each is longer than the last):
+    ``(where it stopped, found, skip_to)``."""
+    n = data.shape[0]
     mask = (1 << HASH_BITS) - 1
-    skip_to = start
-    for i in range(start, end):
+    capacity = lengths.shape[0]
+    while i < end:
+        if capacity - found < NICE:
+            return i, found, skip_to
         starts[i - start] = found
         if i + MIN_COPY > n:
+            i += 1
             continue
         key = (np.int64(data[i]) << 16) | (np.int64(data[i + 1]) << 8) | np.int64(data[i + 2])
         h = ((key * 2654435761) >> (32 - HASH_BITS)) & mask
@@ -132,9 +154,6 @@ def matches(data, start, end, head, chain, max_chain):
                 if k == NICE:
                     k += _match_length(data, i + k, j + k, end - i - k)
                 if k > best:
-                    if found == lengths.shape[0]:
-                        lengths = _grown(lengths)
-                        distances = _grown(distances)
                     lengths[found] = k
                     distances[found] = i - j
                     found += 1
@@ -145,8 +164,8 @@ def matches(data, start, end, head, chain, max_chain):
             j = np.int64(chain[j])
         chain[i] = head[h]
         head[h] = i
-    starts[end - start] = found
-    return starts, lengths[:found], distances[:found]
+        i += 1
+    return i, found, skip_to
 
 
 @njit(cache=True, nogil=True)
@@ -165,15 +184,19 @@ def _match_length(data, i, j, limit):
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price):
+def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price,
+           length_price):
     """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
-    ``i``, each costing ``base_cost`` plus its length's code and bits;
-    past NICE, only the longest."""
+    ``i``, each costing ``base_cost`` plus its length's code and bits
+    (``length_price`` up to NICE); past NICE, only the longest."""
     for length in range(shortest, longest + 1):
-        if NICE < length < longest:
+        if length <= NICE:
+            c = base_cost + length_price[length]
+        elif length < longest:
             continue
-        s = slot(length - MIN_COPY)
-        c = base_cost + literal_price[LITERALS + s] + slot_extra(s)
+        else:
+            s = slot(length - MIN_COPY)
+            c = base_cost + literal_price[LITERALS + s] + slot_extra(s)
         if c < cost[i + length]:
             cost[i + length] = c
             step[i + length] = length
@@ -194,6 +217,10 @@ def parse(data, start, end, starts, lengths, distances, first_last, literal_pric
     step = np.zeros(n + 1, np.int32)  # length of the token ending here
     source = np.zeros(n + 1, np.int32)  # its distance (0: a literal)
     last = np.full(n + 1, first_last, np.int32)  # the last distance on the path here
+    length_price = np.zeros(NICE + 1)
+    for length in range(MIN_COPY, NICE + 1):
+        s = slot(length - MIN_COPY)
+        length_price[length] = literal_price[LITERALS + s] + slot_extra(s)
     i = 0
     while i < n:
         here = cost[i]
@@ -208,14 +235,14 @@ def parse(data, start, end, starts, lengths, distances, first_last, literal_pric
         if d <= start + i and n - i >= MIN_COPY:
             longest = _match_length(data, start + i, start + i - d, n - i)
             _offer(cost, step, source, last, i, MIN_COPY, longest, d,
-                   here + distance_price[REPEAT], literal_price)
+                   here + distance_price[REPEAT], literal_price, length_price)
         shorter = MIN_COPY - 1
         for m in range(starts[i], starts[i + 1]):
             length_to = lengths[m]
             d = distances[m]
             ds = slot(d - 1)
             _offer(cost, step, source, last, i, shorter + 1, length_to, d,
-                   here + distance_price[1 + ds] + slot_extra(ds), literal_price)
+                   here + distance_price[1 + ds] + slot_extra(ds), literal_price, length_price)
             shorter = length_to
             longest = max(longest, length_to)
         # Past a long match, positions inside it are not tried: its end
@@ -510,8 +537,12 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
     if distance_lengths.any() and not _huffman.is_complete(distance_lengths):
         return BAD_DISTANCE_CODE
     literal_payloads, distance_payloads = _payloads(length_slots, distance_slots)
-    literal_table = _table(literal_lengths, literal_payloads, MAX_CODE)
-    distance_table = _table(distance_lengths, distance_payloads, MAX_CODE)
+    # Tables as wide as the longest code: a small block's distance code
+    # takes 7 or 8 bits, and filling 2^11 entries was a fifth of its time.
+    literal_bits = max(np.int64(literal_lengths.max()), 1)
+    distance_bits = max(np.int64(distance_lengths.max()), 1)
+    literal_table = _table(literal_lengths, literal_payloads, literal_bits)
+    distance_table = _table(distance_lengths, distance_payloads, distance_bits)
     size = out.shape[0]
     pos = 0
     last = 1
@@ -520,7 +551,7 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
         # here, before the padding runs out.
         if bitpos > end:
             return BAD_TOKEN
-        entry = _look(padded, bitpos, literal_table, MAX_CODE)
+        entry = _look(padded, bitpos, literal_table, literal_bits)
         if entry == 0:
             return BAD_TOKEN
         bitpos += np.uint64(entry & 15)
@@ -532,7 +563,7 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
         extra = (p >> 9) & 31
         length = (p >> 14) + _bits(padded, bitpos, extra)
         bitpos += np.uint64(extra)
-        entry = _look(padded, bitpos, distance_table, MAX_CODE)
+        entry = _look(padded, bitpos, distance_table, distance_bits)
         if entry == 0:
             return BAD_TOKEN
         bitpos += np.uint64(entry & 15)
