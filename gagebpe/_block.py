@@ -18,10 +18,12 @@ Encoding is a pipeline, top to bottom:
 7. at level 9, code the block again with its long repeats taken out as
    copies (``_coding_repeats``) and the rest through steps 1-6, and keep
    that where it is smaller;
-8. at level 9, code the block as LZ too (``_coding_lz``: literals and
-   copies, no grammar), if it is small or a sample of it codes smaller as
-   LZ than a grammar's estimate by LZ_SAMPLE_GAIN, and keep that where it
-   is smaller.
+8. code the block as LZ too (``_coding_lz``: literals and copies, no
+   grammar) if it is small (levels 1-8: by a quick parse), or at level 9
+   if a sample of it codes smaller as LZ than a grammar's estimate by
+   LZ_SAMPLE_GAIN, and keep that where it is smaller.  Levels 1-8 code a
+   block under LZ_ALONE_BELOW bytes as LZ alone (no steps 1-7) unless it
+   looks like data a grammar codes better (``lz_alone_pays``).
 
 Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
@@ -68,6 +70,14 @@ REPEATS_SHARE = 1 / 128
 # Python sources and a shared library 0.84-0.91, where LZ gains 1-17%;
 # the Canterbury texts, E.coli and ptt5 1.0-1.12, where it loses).
 LZ_SAMPLE_GAIN = 0.92
+# Below LZ_ALONE_BELOW bytes, LZ codes a block smaller than its grammar
+# unless the block has a fixed stride (a filter's lag) or so few byte
+# values that PACKED codes each in a few bits: 4 KB pieces of the
+# Canterbury corpus and of other data, 95 of 111 by LZ, the rest all
+# FILTERED (spreadsheet, bitmap, library) or PACKED (DNA).  There the
+# levels that favour speed code the block as LZ alone.
+LZ_ALONE_BELOW = 1 << 14
+PACKED_VALUES = 16
 
 
 def worth_merging(data, min_count, probe):
@@ -131,7 +141,7 @@ class BuiltOnce:
 
 
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
-           small_counts=(), more_counts=(), repeats=False, lz=False, build=_grammar.build):
+           small_counts=(), more_counts=(), repeats=False, lz="", build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
@@ -142,16 +152,20 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     SMALL_BLOCK bytes, and of ``more_counts``; the smallest coding is kept
     (the first count's on a tie).  ``repeats``: also code the block with
     its long repeats taken out (REPEATS), and keep that if smaller.
-    ``lz``: also code the block as LZ where ``lz_may_pay``, and keep that
-    if smaller.  ``build(data, min_count)`` gives the grammars."""
+    ``lz``: also code the block as LZ, and keep that if smaller: "small",
+    a block under SMALL_BLOCK bytes by a quick parse; "all", any block
+    where ``lz_may_pay``.  ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
+    if lz == "small" and len(data) < LZ_ALONE_BELOW and lz_alone_pays(data):
+        payload = _coding_lz.encode(data, quick=True)
+        return (LZ, payload) if len(payload) < len(data) else (STORED, data)
     if lz:
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
                       more_counts, repeats)
-        if lz_may_pay(data, min_count):
-            coded = LZ, _coding_lz.encode(data)
+        if len(data) < SMALL_BLOCK if lz == "small" else lz_may_pay(data, min_count):
+            coded = LZ, _coding_lz.encode(data, quick=lz == "small")
             if len(coded[1]) < len(best[1]):
                 return coded
         return best
@@ -197,6 +211,14 @@ def lz_may_pay(data, min_count):
     part = probe_sample(data)
     return _coding_lz.quick_size(part) < (
         LZ_SAMPLE_GAIN * estimated_bits(part, min_count).min() / 8)
+
+
+def lz_alone_pays(data):
+    """Whether small block ``data`` is likely to code smaller as LZ than by
+    any grammar: it has no filter's lag, and more than PACKED_VALUES byte
+    values."""
+    values = np.count_nonzero(np.bincount(np.frombuffer(data, np.uint8), minlength=256))
+    return values > PACKED_VALUES and not _filter.best_lag(data)
 
 
 def encode_repeats(data, encode_inner):

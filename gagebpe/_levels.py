@@ -27,7 +27,9 @@ class Level(NamedTuple):
     small_counts: tuple = ()
     more_counts: tuple = ()
     repeats: bool = False  # also code blocks with long repeats taken out, keep the smaller
-    lz: bool = False  # also code blocks as LZ where that may pay, keep the smaller
+    # also code blocks as LZ, keep the smaller: "small" blocks under 64 KiB
+    # by a quick parse, "all" blocks where a sample says it may pay, fully
+    lz: str = "small"
 
 
 # Memory while compressing is at most about 30 bytes per byte of a block; a
@@ -48,10 +50,11 @@ CONTEXT_FROM = 1 << 20
 # too and keeps the smallest coding (2.3-5.6% smaller on the Canterbury
 # files under 64 KB).
 # A grammar pays for each rule in its table, a copy where it is used:
-# level 9 also codes a block as LZ where that may pay (every block under
-# 64 KB, larger ones by a sample), and keeps the smaller (the Canterbury
-# files under 64 KB 4-16% smaller than their grammars, and smaller than
-# zlib -9 makes them; C headers and a shared library about 16% smaller).
+# every level also codes a block under 64 KiB as LZ and keeps the smaller
+# (the Canterbury files under 64 KB 4-16% smaller than their grammars);
+# levels 1-8 by one quick parse, level 9 by five full ones, and level 9
+# tries larger blocks too where a sample says LZ may pay (C headers and a
+# shared library about 16% smaller).
 LEVELS = {
     1: Level(8, 1 << 20, True, context_from=CONTEXT_FROM),
     2: Level(6, 1 << 20, True, context_from=CONTEXT_FROM),
@@ -62,7 +65,7 @@ LEVELS = {
     7: Level(4, 1 << 23, True),
     8: Level(4, 1 << 24, True),
     9: Level(4, 1 << 25, False, True, small_counts=(2,), more_counts=(3,), repeats=True,
-             lz=True),
+             lz="all"),
 }
 
 

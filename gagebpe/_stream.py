@@ -167,26 +167,24 @@ class Compressor:
         self._coder.close()
         if not self._started and len(blocks) == 1:
             return _container.one_block_stream(blocks[0])
-        out = self._framed(blocks, [len(last)] if last else [])
+        out = self._framed(blocks, [len(last)] if last else [], final=True)
         return b"".join(out + [_container.trailer(self._index)])
 
     def _blocks(self, views):
         sizes = [len(view) for view in views]
         return self._framed(self._coder.code(views), sizes)
 
-    def _framed(self, blocks, sizes):
+    def _framed(self, blocks, sizes, final=False):
         """The stream's next pieces: its header, if not yet written, then
-        the coded ``blocks`` of ``sizes`` original bytes, entered in the
-        index."""
+        the coded ``blocks`` of ``sizes`` original bytes (the ``final``
+        ones), entered in the index."""
         out = []
         if not self._started:
             self._started = True
-            # Written before the later blocks are known: a level that may
-            # write LZ or REPEATS says version 6 or 5 whether or not it does.
-            level = self._coder.level
-            version = (_container.LZ_VERSION if level.lz
-                       else _container.REPEATS_VERSION if level.repeats
-                       else _container.VERSION)
+            # Written before the later blocks are known, unless these are
+            # the last: every level may write an LZ block (level 9 REPEATS
+            # too), so version 6 whether or not it does.
+            version = _container.version_of(blocks) if final else _container.LZ_VERSION
             out.append(_container.stream_header(self._block_size, version))
         self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
         return out + blocks

@@ -138,11 +138,12 @@ def trained():
     return ByteBPE.train(sample_text(), 2000, special_tokens=["<|endoftext|>"])
 
 
-def level_9_without_lz(data):
-    """The one-block stream of ``data`` as level 9 writes it, LZ aside: for
-    tests of the codings LZ would otherwise win over."""
+def without_lz(data, level=6):
+    """The one-block stream of ``data`` as ``level`` writes it, LZ aside:
+    for tests of the codings LZ would otherwise win over (every level codes
+    small blocks as LZ where smaller)."""
     from gagebpe import _block, _levels
-    level = _levels.LEVELS[9]
+    level = _levels.LEVELS[level]
     coding, payload = _block.encode(data, level.min_count, level.probe, None, level.fold,
                                     level.context_from, level.small_counts, level.more_counts,
                                     level.repeats)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gagebpe import describe
 from gagebpe.sample import sample
 
 TEXT = sample(200_000)
@@ -158,7 +159,9 @@ def test_list(text_file):
     assert int(coded.replace(",", "")) == packed.stat().st_size
     assert int(original.replace(",", "")) == len(TEXT)
     assert int(blocks) == 4 and int(merges.replace(",", "")) > 100
-    assert version == "3" and name == str(packed)
+    with open(packed, "rb") as f:
+        assert int(version) == describe(f)[0].version
+    assert name == str(packed)
     assert abs(float(ratio) - len(TEXT) / packed.stat().st_size) < 0.001
 
 

@@ -3,6 +3,7 @@ import re
 from pathlib import Path
 
 import gagebpe
+from conftest import without_lz
 
 FORMAT = Path(__file__).resolve().parents[1] / "docs" / "FORMAT.md"
 
@@ -17,7 +18,7 @@ def example_stream():
 def test_the_example_stream_is_what_gagebpe_writes():
     blob = example_stream()
     assert len(blob) == 57
-    assert blob == gagebpe.compress(b"ab" * 32)
+    assert blob == without_lz(b"ab" * 32)
     assert gagebpe.decompress(blob) == b"ab" * 32
     (info,) = gagebpe.describe(__import__("io").BytesIO(blob))
     assert (info.version, info.blocks, info.size, info.stream_bytes, info.merges) == \

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
+from gagebpe import _container
 from gagebpe.sample import sample
 from conftest import byte_strings
 
@@ -39,7 +40,12 @@ def test_concatenated_streams(parts):
 def test_incremental_compressor(data, cuts, block_size):
     c = gagebpe.Compressor(block_size=block_size)
     blob = b"".join(c.compress(piece) for piece in chunks(data, cuts)) + c.flush()
-    assert blob == gagebpe.compress(data, block_size=block_size)
+    one_shot = gagebpe.compress(data, block_size=block_size)
+    if blob[4] == one_shot[4]:
+        assert blob == one_shot
+    else:  # a header written before the later blocks were coded: version 6
+        assert (blob[4], one_shot[4]) == (_container.LZ_VERSION, _container.VERSION)
+        assert blob[16:] == one_shot[16:]
 
 
 @given(byte_strings(), st.lists(st.integers(0, 10**6), max_size=10),
