@@ -15,7 +15,7 @@ import struct
 import numpy as np
 
 from . import _repeats
-from ._container import CONTEXT, FILTERED, FOLDED, PACKED, SORTED, STORED
+from ._container import CONTEXT, FILTERED, FOLDED, PACKED, SORTED, STORED, VARINT_BYTES
 from ._errors import GageBPEError
 
 HEAD = struct.Struct("<BIII")  # inner coding, literal size, copies, their bytes
@@ -52,8 +52,8 @@ def split(payload, size):
         raise GageBPEError("REPEATS block's literal size disagrees with its size")
     if not 0 < n_copies <= size - literal_size:
         raise GageBPEError("REPEATS block's copy count disagrees with its size")
-    # Three numbers of one to VARINT_MAX_BYTES bytes each.
-    if not 3 * n_copies <= copies_bytes <= 3 * _repeats.VARINT_MAX_BYTES * n_copies:
+    # Three numbers of one to VARINT_BYTES bytes each.
+    if not 3 * n_copies <= copies_bytes <= 3 * VARINT_BYTES * n_copies:
         raise GageBPEError("REPEATS block's copies disagree with their count")
     end = len(payload) - copies_bytes
     if end < HEAD.size:

@@ -88,21 +88,14 @@ def _block_at(data):
 
 
 @njit(cache=True, nogil=True)
-def _varint(data, at):
+def _size_field(data, at):
     """The varint at ``data[at:]`` and where it ends, as
-    ``_container.read_varint`` reads it; ``(0, -1)`` where that refuses it
-    or ``data`` ends first."""
-    value = 0
-    for i in range(VARINT_BYTES):
-        if at + i >= data.shape[0]:
-            return 0, -1
-        byte = np.int64(data[at + i])
-        value |= (byte & 0x7F) << (7 * i)
-        if byte < 0x80:
-            if byte == 0 and i > 0:
-                return 0, -1
-            return value, at + i + 1
-    return 0, -1
+    ``_container.read_varint`` reads it: ``(-1, -1)`` where that refuses
+    it (not in its shortest form too) or ``data`` ends first."""
+    value, end = _repeats.read_number(data, at)
+    if end - at > 1 and data[end - 1] == 0:
+        return -1, -1
+    return value, end
 
 
 @njit(cache=True, nogil=True)
@@ -117,10 +110,10 @@ def _frame(data, size):
         return no
     b = _block_at(data)
     if b == _ONE_BLOCK_AT and data[4] == COMPACT_VERSION:
-        declared, at = _varint(data, b + 1)
+        declared, at = _size_field(data, b + 1)
         if at < 0 or declared != size:
             return no
-        payload_size, at = _varint(data, at)
+        payload_size, at = _size_field(data, at)
         if at < 0 or payload_size > size or n != at + 4 + payload_size:
             return no
         return at + 4, n, at
@@ -240,7 +233,7 @@ def _decode_repeats(payload, size, out):
     n_copies, copies_bytes = u32(payload, 5), u32(payload, 9)
     if not 0 < literal_size < size or not 0 < n_copies <= size - literal_size:
         return False
-    if not 3 * n_copies <= copies_bytes <= 3 * _repeats.VARINT_MAX_BYTES * n_copies:
+    if not 3 * n_copies <= copies_bytes <= 3 * VARINT_BYTES * n_copies:
         return False
     end = payload.shape[0] - copies_bytes
     if end < _REPEATS_HEAD:

@@ -18,10 +18,11 @@ since the last copy) and taken.  A copy's source may overlap it (a run).
 Copies are stored as three LEB128 numbers each: gap (literals before it,
 since the previous copy), distance and length (docs/FORMAT.md, REPEATS).
 
-Imports ``_jit`` and ``_unaligned``.
+Imports ``_jit``, ``_unaligned`` and ``_container`` (``VARINT_BYTES``).
 """
 import numpy as np
 
+from ._container import VARINT_BYTES
 from ._jit import njit
 from ._unaligned import load8, store8
 
@@ -30,7 +31,6 @@ MIN_REPEAT = 32
 MAX_HASH_BITS = 22
 _PRIME = (1 << 31) - 1
 _BASE = 263
-VARINT_MAX_BYTES = 4  # 28 bits: every size a block may have
 # restore's problem numbers
 BAD_COPIES, BAD_LITERALS = 1, 2
 
@@ -111,7 +111,7 @@ def literals(data, copies):
 @njit(cache=True, nogil=True)
 def pack(copies):
     """``copies`` as LEB128 numbers, gap, distance and length of each in turn."""
-    out = np.empty(copies.shape[0] * 3 * VARINT_MAX_BYTES, np.uint8)
+    out = np.empty(copies.shape[0] * 3 * VARINT_BYTES, np.uint8)
     at = 0
     for c in range(copies.shape[0]):
         for f in range(3):
@@ -126,11 +126,11 @@ def pack(copies):
 
 
 @njit(cache=True, nogil=True)
-def _number(buf, at):
+def read_number(buf, at):
     """The LEB128 number at ``buf[at]`` and where the next starts; ``(-1,
-    -1)`` if it runs past ``buf`` or past VARINT_MAX_BYTES bytes."""
+    -1)`` if it runs past ``buf`` or past VARINT_BYTES bytes."""
     value = 0
-    for k in range(VARINT_MAX_BYTES):
+    for k in range(VARINT_BYTES):
         if at + k >= buf.shape[0]:
             return -1, -1
         byte = np.int64(buf[at + k])
@@ -170,13 +170,13 @@ def restore(out, literal_size, packed, n_copies):
     base = size - literal_size
     pos = lit = at = 0
     for _ in range(n_copies):
-        gap, at = _number(packed, at)
+        gap, at = read_number(packed, at)
         if gap < 0:
             return BAD_COPIES
-        distance, at = _number(packed, at)
+        distance, at = read_number(packed, at)
         if distance < 0:
             return BAD_COPIES
-        length, at = _number(packed, at)
+        length, at = read_number(packed, at)
         if length < 0:
             return BAD_COPIES
         if gap > literal_size - lit:

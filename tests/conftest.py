@@ -62,6 +62,25 @@ def payload_spans(blob):
     return spans
 
 
+def assert_corruptions_refused(blob, step, flip):
+    """Every ``step``-th byte of the payload of the one-block stream
+    ``blob``, xored with ``flip``, makes decompression raise
+    ``GageBPEError``."""
+    (start, end, _), = payload_spans(blob)
+    for at in range(start, end, step):
+        bad = bytearray(blob)
+        bad[at] ^= flip
+        with pytest.raises(gagebpe.GageBPEError):
+            gagebpe.decompress(bytes(bad))
+
+
+def assert_truncations_refused(blob, step):
+    """``blob`` cut after every ``step``-th byte raises ``EOFError``."""
+    for cut in range(0, len(blob), step):
+        with pytest.raises(EOFError):
+            gagebpe.decompress(blob[:cut])
+
+
 def block_spans(blob):
     """``[(offset, stream bytes, original size), ...]`` of the blocks of the
     single stream ``blob``, as the container's parser finds them."""

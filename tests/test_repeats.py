@@ -13,7 +13,8 @@ import gagebpe
 from gagebpe import _block, _coding_repeats, _container, _repeats
 from gagebpe._container import CONTEXT, PREAMBLE, REPEATS, SORTED, STORED
 
-from conftest import byte_strings, without_lz, one_block, one_block_payload, payload_spans
+from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
+                      one_block, one_block_payload, without_lz)
 
 
 def noise(n, seed):
@@ -220,15 +221,8 @@ def test_repeats_blocks_are_refused_before_version_5():
 
 def test_corrupt_repeats_streams_are_refused():
     blob = gagebpe.compress(repeated(6), 9)
-    (start, end, _), = payload_spans(blob)
-    for at in range(start, end, 5):
-        bad = bytearray(blob)
-        bad[at] ^= 0x24
-        with pytest.raises(gagebpe.GageBPEError):
-            gagebpe.decompress(bytes(bad))
-    for cut in range(0, len(blob), 97):
-        with pytest.raises(EOFError):
-            gagebpe.decompress(blob[:cut])
+    assert_corruptions_refused(blob, 5, 0x24)
+    assert_truncations_refused(blob, 97)
 
 
 def test_describe_counts_the_merges_inside():
