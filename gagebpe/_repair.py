@@ -47,7 +47,7 @@ from ._pair_hash import EMPTY, pair_key
 from ._pair_hash import slot as _slot
 from ._unaligned import prefetch
 
-PREFETCH_AHEAD = 8  # occurrences: enough to hide a memory round trip
+PREFETCH_AHEAD = 8  # occurrences a prefetch stage runs ahead: enough to hide memory
 
 A, B, COUNT, START, LENGTH, STAMP = 0, 1, 2, 3, 4, 5  # columns of recs
 SYM, NXT, PRV, CNT = 0, 1, 2, 3  # columns of seq
@@ -348,6 +348,34 @@ def _compact_pool(recs, top, pool, min_count):
     return end
 
 
+@njit(cache=True, nogil=True, inline='always')
+def _prefetch_ahead(seq, recs, pool, t, end):
+    """Start loading what replacing the occurrences ahead of ``pool[t]``
+    will read.  On a large block the rows of an occurrence, its neighbours
+    and their pairs' records are scattered, each a wait on memory; each
+    row's index is in the row before it, so they are fetched in three
+    stages, PREFETCH_AHEAD occurrences apart: the occurrence's row, then
+    its neighbours', then the row after the next one and the neighbours'
+    records.  Re-Pair on bible.txt ran 8-17% faster than with the first
+    stage alone (alternating runs); files under 1 MB, whose rows stay in
+    cache, no slower within the noise."""
+    if t + 3 * PREFETCH_AHEAD < end:
+        prefetch(seq, pool[t + 3 * PREFETCH_AHEAD])
+    if t + 2 * PREFETCH_AHEAD < end:
+        i = pool[t + 2 * PREFETCH_AHEAD]
+        prefetch(seq, max(seq[i, PRV], 0))
+        prefetch(seq, max(seq[i, NXT], 0))
+    if t + PREFETCH_AHEAD < end:
+        i = pool[t + PREFETCH_AHEAD]
+        p = seq[i, PRV]
+        j = seq[i, NXT]
+        if p != -1:
+            prefetch(recs, max(seq[p, CNT], 0))
+        if j != -1:
+            prefetch(seq, max(seq[j, NXT], 0))
+            prefetch(recs, max(seq[j, CNT], 0))
+
+
 # -- the engine -------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
@@ -472,8 +500,7 @@ def repair(ids, first_id, max_merges, min_count):
         start = recs[r, START]
         end = start + recs[r, LENGTH]
         for t in range(start, end):
-            if t + PREFETCH_AHEAD < end:
-                prefetch(seq, pool[t + PREFETCH_AHEAD])
+            _prefetch_ahead(seq, recs, pool, t, end)
             i = pool[t]
             if seq[i, CNT] == r:
                 ncreated = _replace(seq, recs, keys, vals, nrec, cache, r, i,
