@@ -453,6 +453,24 @@ def _look(padded, bitpos, table, bits):
     return table[np.int64(word >> np.uint64(64 - bits))]
 
 
+# The most bits of a token's part: a code and the extra bits of the last
+# slot (``slot_extra(SLOTS - 1)``).
+WINDOW_NEED = MAX_CODE + ((SLOTS - 1) >> 1) - 1
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _window(padded, bitpos):
+    """``(window, valid bits)``: the 57 to 64 bits at ``bitpos``, MSB first."""
+    shift = bitpos & np.uint64(7)
+    return load8_be(padded, bitpos >> np.uint64(3)) << shift, 64 - np.int64(shift)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _top(window, n):
+    """The ``n`` (at most 32) top bits of ``window``."""
+    return np.int64((window >> np.uint64(32)) >> np.uint64(32 - n))
+
+
 @njit(cache=True, nogil=True, inline='always')
 def _bits(padded, bitpos, n):
     """The ``n`` (at most 32) bits at ``bitpos``."""
@@ -546,31 +564,50 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
     size = out.shape[0]
     pos = 0
     last = 1
+    # The bits from ``bitpos`` on, MSB first, ``avail`` of them valid, are
+    # kept in ``window`` and reloaded before a part of a token (a code and
+    # its extra bits: at most WINDOW_NEED) could run past them: a look-up
+    # then waits on a shift, not on a load from the stream.
+    window, avail = _window(padded, bitpos)
     while pos < size:
-        # A token reads at most 2 * (MAX_CODE + 24) bits: an overrun shows
+        # A token reads at most 2 * WINDOW_NEED bits: an overrun shows
         # here, before the padding runs out.
         if bitpos > end:
             return BAD_TOKEN
-        entry = _look(padded, bitpos, literal_table, literal_bits)
+        if avail < WINDOW_NEED:
+            window, avail = _window(padded, bitpos)
+        entry = literal_table[np.int64(window >> np.uint64(64 - literal_bits))]
         if entry == 0:
             return BAD_TOKEN
-        bitpos += np.uint64(entry & 15)
+        n = entry & 15
+        window <<= np.uint64(n)
+        avail -= n
+        bitpos += np.uint64(n)
         p = entry >> 4
         if p < COPY_FLAG:
             out[pos] = p
             pos += 1
             continue
         extra = (p >> 9) & 31
-        length = (p >> 14) + _bits(padded, bitpos, extra)
+        length = (p >> 14) + _top(window, extra)
+        window <<= np.uint64(extra)
+        avail -= extra
         bitpos += np.uint64(extra)
-        entry = _look(padded, bitpos, distance_table, distance_bits)
+        if avail < WINDOW_NEED:
+            window, avail = _window(padded, bitpos)
+        entry = distance_table[np.int64(window >> np.uint64(64 - distance_bits))]
         if entry == 0:
             return BAD_TOKEN
-        bitpos += np.uint64(entry & 15)
+        n = entry & 15
+        window <<= np.uint64(n)
+        avail -= n
+        bitpos += np.uint64(n)
         p = entry >> 4
         if p:
             extra = (p >> 1) & 31
-            last = (p >> 6) + _bits(padded, bitpos, extra)
+            last = (p >> 6) + _top(window, extra)
+            window <<= np.uint64(extra)
+            avail -= extra
             bitpos += np.uint64(extra)
         if last > pos or length > size - pos:
             return BAD_COPY
