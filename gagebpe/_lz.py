@@ -446,13 +446,6 @@ def _table(lengths, payloads, bits):
     return table
 
 
-@njit(cache=True, nogil=True, inline='always')
-def _look(padded, bitpos, table, bits):
-    """The table entry for the code at ``bitpos``."""
-    word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
-    return table[np.int64(word >> np.uint64(64 - bits))]
-
-
 # The most bits of a token's part: a code and the extra bits of the last
 # slot (``slot_extra(SLOTS - 1)``).
 WINDOW_NEED = MAX_CODE + ((SLOTS - 1) >> 1) - 1
@@ -472,10 +465,21 @@ def _top(window, n):
 
 
 @njit(cache=True, nogil=True, inline='always')
+def _skip(window, avail, bitpos, n):
+    """``(window, avail, bitpos)`` after ``n`` bits are read from the window."""
+    return window << np.uint64(n), avail - n, bitpos + np.uint64(n)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _look(padded, bitpos, table, bits):
+    """The table entry for the code at ``bitpos``."""
+    return table[np.int64(_window(padded, bitpos)[0] >> np.uint64(64 - bits))]
+
+
+@njit(cache=True, nogil=True, inline='always')
 def _bits(padded, bitpos, n):
     """The ``n`` (at most 32) bits at ``bitpos``."""
-    word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
-    return np.int64(word >> np.uint64(32)) >> (32 - n) if n else np.int64(0)
+    return _top(_window(padded, bitpos)[0], n)
 
 
 @njit(cache=True, nogil=True)
@@ -579,10 +583,7 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
         entry = literal_table[np.int64(window >> np.uint64(64 - literal_bits))]
         if entry == 0:
             return BAD_TOKEN
-        n = entry & 15
-        window <<= np.uint64(n)
-        avail -= n
-        bitpos += np.uint64(n)
+        window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
         p = entry >> 4
         if p < COPY_FLAG:
             out[pos] = p
@@ -590,25 +591,18 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
             continue
         extra = (p >> 9) & 31
         length = (p >> 14) + _top(window, extra)
-        window <<= np.uint64(extra)
-        avail -= extra
-        bitpos += np.uint64(extra)
+        window, avail, bitpos = _skip(window, avail, bitpos, extra)
         if avail < WINDOW_NEED:
             window, avail = _window(padded, bitpos)
         entry = distance_table[np.int64(window >> np.uint64(64 - distance_bits))]
         if entry == 0:
             return BAD_TOKEN
-        n = entry & 15
-        window <<= np.uint64(n)
-        avail -= n
-        bitpos += np.uint64(n)
+        window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
         p = entry >> 4
         if p:
             extra = (p >> 1) & 31
             last = (p >> 6) + _top(window, extra)
-            window <<= np.uint64(extra)
-            avail -= extra
-            bitpos += np.uint64(extra)
+            window, avail, bitpos = _skip(window, avail, bitpos, extra)
         if last > pos or length > size - pos:
             return BAD_COPY
         if last >= 8 and pos + length + 8 <= size:
