@@ -141,7 +141,8 @@ class BuiltOnce:
 
 
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
-           small_counts=(), more_counts=(), repeats=False, lz="", build=_grammar.build):
+           small_counts=(), more_counts=(), repeats=False, lz="", by_gain=False,
+           build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
@@ -154,7 +155,10 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     its long repeats taken out (REPEATS), and keep that if smaller.
     ``lz``: also code the block as LZ, and keep that if smaller: "small",
     a block under SMALL_BLOCK bytes by a quick parse; "all", any block
-    where ``lz_may_pay``.  ``build(data, min_count)`` gives the grammars."""
+    where ``lz_may_pay``.  ``by_gain``: also build the block's grammar by
+    gain (``_grammar.build``), and keep that where it codes smaller,
+    unless the block has a filter's lag.
+    ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
@@ -163,7 +167,7 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
         return (LZ, payload) if len(payload) < len(data) else (STORED, data)
     if lz:
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
-                      more_counts, repeats)
+                      more_counts, repeats, by_gain=by_gain)
         if len(data) < SMALL_BLOCK if lz == "small" else lz_may_pay(data, min_count):
             coded = LZ, _coding_lz.encode(data, quick=lz == "small")
             if len(coded[1]) < len(best[1]):
@@ -172,10 +176,17 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     if repeats:
         def inner(part):
             return encode(part, min_count, probe, merge, fold, context_from, small_counts,
-                          more_counts)
+                          more_counts, by_gain=by_gain)
         best = inner(data)
         wrapped = encode_repeats(data, inner)
         return wrapped if wrapped and len(wrapped[1]) < len(best[1]) else best
+    if by_gain:
+        best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
+                      more_counts)
+        if _filter.best_lag(data):
+            return best
+        gained = encode(data, 2, probe, merge, fold, context_from, build=build_by_gain)
+        return gained if len(gained[1]) < len(best[1]) else best
     counts = (min_count, *(small_counts if len(data) < SMALL_BLOCK else ()), *more_counts)
     if len(counts) > 1:
         build = BuiltOnce(min(counts))
@@ -199,6 +210,10 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
     return FILTERED, payload
+
+
+def build_by_gain(data, min_count):
+    return _grammar.build(data, min_count, by_gain=True)
 
 
 def lz_may_pay(data, min_count):

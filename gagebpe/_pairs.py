@@ -2,13 +2,15 @@
 
 These serve the first phase of the merge engine, while the top pairs are so
 frequent that a full pass per merge is cheaper than maintaining occurrence
-lists.  Counting follows the engine's definition of a pair's count: the number
-of non-overlapping occurrences a left-to-right replacement would make, so a
+lists; they choose pairs by count or by gain, as the engine does.  Counting
+follows the engine's definition of a pair's count: the number of
+non-overlapping occurrences a left-to-right replacement would make, so a
 run ``xxx`` counts ``(x, x)`` once and ``xxxx`` twice.
 
-Imports ``_jit``.
+Imports ``_jit`` and ``_gain``.
 """
 import numpy as np
+from ._gain import merge_gain
 from ._jit import njit
 
 
@@ -57,9 +59,27 @@ def replace_pair(ids, n, a, b, new_id, alphabet, counts):
 
 
 @njit(cache=True, nogil=True)
-def merge_frequent(ids, first_id, max_merges, stop_below):
+def best_by_gain(counts, alphabet, freq, n, least, new_id):
+    """Index ``a * alphabet + b`` of the pair counted at least ``least``
+    times whose merge saves the most bits (``_gain.merge_gain``; ties: the
+    smallest (a, b)), or -1 if no such merge saves any."""
+    best = -1
+    best_gain = np.int64(0)
+    for code in range(alphabet * alphabet):
+        if counts[code] >= least:
+            gain = merge_gain(freq, n, code // alphabet, code % alphabet, counts[code], new_id)
+            if gain > best_gain:
+                best = code
+                best_gain = gain
+    return best
+
+
+@njit(cache=True, nogil=True)
+def merge_frequent(ids, first_id, max_merges, stop_below, by_gain):
     """Greedy merges by full passes while the top pair occurs at least
-    ``stop_below`` times (and at most ``max_merges`` merges).
+    ``stop_below`` times (and at most ``max_merges`` merges).  ``by_gain``:
+    the top pair is the one whose merge saves the most bits, while that
+    saves any.
 
     Returns ``(merges, counts, n)``: merge k made ``first_id + k`` from
     ``merges[k]``, replacing ``counts[k]`` occurrences; ``ids[:n]`` holds the
@@ -70,12 +90,20 @@ def merge_frequent(ids, first_id, max_merges, stop_below):
     counts = np.zeros(alphabet * alphabet, np.int64)
     merges = np.zeros((max_merges, 2), np.int32)
     merge_counts = np.zeros(max_merges, np.int64)
+    freq = np.zeros(alphabet if by_gain else 0, np.int32)  # per symbol
+    for i in range(n if by_gain else 0):
+        freq[ids[i]] += 1
     count_pairs_dense(ids, n, alphabet, counts)
     k = 0
     while k < max_merges and n >= 2:
-        best = np.argmax(counts)  # first maximum: the smallest (a, b)
-        if counts[best] < stop_below:
-            break
+        if by_gain:
+            best = best_by_gain(counts, alphabet, freq, n, 2, first_id + k)
+            if best < 0 or counts[best] < stop_below:
+                break
+        else:
+            best = np.argmax(counts)  # first maximum: the smallest (a, b)
+            if counts[best] < stop_below:
+                break
         a = best // alphabet
         b = best % alphabet
         counts[:] = 0
@@ -83,6 +111,10 @@ def merge_frequent(ids, first_id, max_merges, stop_below):
         merges[k, 0] = a
         merges[k, 1] = b
         merge_counts[k] = n - new_n
+        if by_gain:
+            freq[a] -= n - new_n
+            freq[b] -= n - new_n
+            freq[first_id + k] = n - new_n
         n = new_n
         k += 1
     return merges[:k], merge_counts[:k], n

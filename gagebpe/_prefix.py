@@ -6,9 +6,10 @@ more than it saves.  PACKED's size after each prefix of merges is computed
 exactly; SORTED's is estimated (the order-0 entropy of the sequence after
 each merge, which changes in constant time per merge, plus its tables).
 
-Imports ``_jit``.
+Imports ``_jit`` and ``_gain``.
 """
 import numpy as np
+from ._gain import flog
 from ._jit import njit
 
 # A compact (SORTED) merge table costs about log2(alphabet) +
@@ -22,15 +23,10 @@ USED_ENTRY_BITS = 4.0
 
 
 @njit(cache=True, nogil=True)
-def _flog(f):
-    return f * np.log2(f) if f > 0 else 0.0
-
-
-@njit(cache=True, nogil=True)
 def _remove(freq, x, take, s, used):
-    s -= _flog(freq[x])
+    s -= flog(freq[x])
     freq[x] -= take
-    s += _flog(freq[x])
+    s += flog(freq[x])
     return s, used - (freq[x] == 0)
 
 
@@ -52,13 +48,13 @@ def prefix_bits(hist, merges, counts, merge_bits):
     s = 0.0  # sum of f * log2(f) over symbols
     used = 0
     for v in range(256):
-        s += _flog(hist[v])
+        s += flog(hist[v])
         used += hist[v] > 0
     n_terminals = used
     bits = np.empty(d + 1, np.float64)
     for k in range(d + 1):
         entries = UNUSED_ENTRY_BITS * (n_terminals + k - used) + USED_ENTRY_BITS * used
-        bits[k] = (_flog(n) - s) + merge_bits[k] + entries
+        bits[k] = (flog(n) - s) + merge_bits[k] + entries
         if k == d:
             break
         a = merges[k, 0]
@@ -70,7 +66,7 @@ def prefix_bits(hist, merges, counts, merge_bits):
             s, used = _remove(freq, a, c, s, used)
             s, used = _remove(freq, b, c, s, used)
         freq[256 + k] = c
-        s += _flog(c)
+        s += flog(c)
         used += 1
         n -= c
     return bits

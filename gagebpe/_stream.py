@@ -98,7 +98,8 @@ class _BlockCoder:
         level = self.level
         coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
                                         level.context_from, level.small_counts,
-                                        level.more_counts, level.repeats, level.lz)
+                                        level.more_counts, level.repeats, level.lz,
+                                        level.by_gain)
         return _container.block(coding, payload, data)
 
     def close(self):

@@ -165,3 +165,30 @@ def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
                            level.small_counts, level.more_counts)
     assert chosen == min(each, key=lambda coded: len(coded[1]))
     assert len(chosen[1]) < len(each[0][1])  # pairs counted 3 times pay here
+
+
+def test_level_9_keeps_the_smaller_of_its_grammars_by_count_and_by_gain():
+    from gagebpe import _levels
+    from gagebpe.sample import sample
+    level = _levels.settings(9)
+    assert level.by_gain
+
+    def each_and_chosen(data):
+        by_count = _block.encode(data, level.min_count, level.probe, None, level.fold, 0,
+                                 level.small_counts, level.more_counts)
+        by_gain = _block.encode(data, 2, level.probe, None, level.fold,
+                                build=_block.build_by_gain)
+        chosen = _block.encode(data, level.min_count, level.probe, None, level.fold, 0,
+                               level.small_counts, level.more_counts, by_gain=True)
+        return by_count, by_gain, chosen
+
+    by_count, by_gain, chosen = each_and_chosen(sample(60_000))
+    assert len(by_gain[1]) < 0.95 * len(by_count[1])  # English-like text gains
+    assert chosen == by_gain
+    rng = random.Random(5)
+    # random words seen three times each: merges by count build whole words
+    words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(8, 14)))
+             for _ in range(3000)]
+    by_count, by_gain, chosen = each_and_chosen(" ".join(words * 3).encode())
+    assert len(by_count[1]) < len(by_gain[1])
+    assert chosen == by_count

@@ -1,9 +1,13 @@
 """The merge kernels against the plain-Python reference, and the grammar API."""
+import math
+from collections import Counter
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
 from gagebpe import GageBPEError, _grammar, _pairs, _repair, grammar
+from gagebpe.sample import sample
 from conftest import byte_strings
 from reference import bpe, count_pairs
 
@@ -22,14 +26,14 @@ def as_lists(merges, ids):
 @given(small_inputs, st.integers(2, 4))
 def test_incremental_engine_matches_reference(data, min_count):
     ids = _grammar.as_ids(data)
-    merges, counts, n = _repair.repair(ids, 256, len(data), min_count)
+    merges, counts, n = _repair.repair(ids, 256, len(data), min_count, False)
     assert as_lists(merges, ids[:n]) == bpe(data, min_count)
 
 
 @given(small_inputs)
 def test_full_pass_kernels_match_reference(data):
     ids = _grammar.as_ids(data)
-    merges, counts, n = _pairs.merge_frequent(ids, 256, 64, 2)
+    merges, counts, n = _pairs.merge_frequent(ids, 256, 64, 2, False)
     want_merges, want_ids = bpe(data)
     if len(want_merges) <= 64:
         assert as_lists(merges, ids[:n]) == (want_merges, want_ids)
@@ -126,3 +130,60 @@ def test_a_larger_smallest_count_cuts_the_grammar_back(data, min_count):
     assert np.array_equal(cut.merges, direct.merges)
     assert np.array_equal(cut.ids, direct.ids)
     assert np.array_equal(cut.counts, direct.counts)
+
+
+def gain_bits(ids, pair, count):
+    """Bits that merging ``count`` occurrences of ``pair`` saves in the
+    order-0 entropy of ``ids``, less the merge's entry (``_repair._gain``)."""
+    def flog(f):
+        return f * math.log2(f) if f > 0 else 0.0
+    freq = Counter(ids)
+    n = len(ids)
+    a, b = pair
+    taken = Counter({a: count})
+    taken[b] += count
+    before = flog(n) - sum(flog(freq[x]) for x in taken)
+    after = flog(n - count) - sum(flog(freq[x] - taken[x]) for x in taken) - flog(count)
+    return before - after - math.log2(max(ids) + 2)
+
+
+@given(small_inputs, st.integers(2, 4))
+def test_gain_engine_builds_a_grammar_that_decodes(data, min_count):
+    built = _grammar.build(data, min_count, by_gain=True)
+    assert grammar.decode(built.merges, built.ids) == data
+    assert len(built.ids) == len(data) - built.counts.sum()
+    assert (built.counts >= min_count).all()
+    for keep in range(0, len(built.merges), 7):
+        cut = _grammar.truncate(built, keep)
+        assert grammar.decode(cut.merges, cut.ids) == data
+
+
+def test_gain_engine_merges_the_pair_that_saves_most_first():
+    data = sample(20_000)
+    ids = list(data)
+    gains = sorted(((gain_bits(ids, pair, count), pair)
+                    for pair, count in count_pairs(ids).items() if count >= 2), reverse=True)
+    (best, pair), (second, _) = gains[:2]
+    assert best - second > 0.1  # clear of the engine's 1/64-bit rounding
+    built = _grammar.build(data, 2, by_gain=True)
+    assert tuple(built.merges[0]) == pair
+    # the most frequent pair is another one: the choice is not by count
+    assert tuple(_grammar.build(data, 2, max_merges=1).merges[0]) != pair
+
+
+def test_gain_engine_stops_where_no_merge_saves():
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, 40_000, dtype=np.uint8).tobytes()
+    # thousands of pairs seen twice by chance, few of which save bits
+    by_count = len(_grammar.build(noise, 2).merges)
+    assert len(_grammar.build(noise, 2, by_gain=True).merges) < by_count / 20
+    text = sample(20_000)
+    assert 0 < len(_grammar.build(text, 2, by_gain=True).merges) < len(
+        _grammar.build(text, 2).merges)
+
+
+def test_gain_engine_is_deterministic():
+    data = sample(30_000)
+    first, again = (_grammar.build(data, 2, by_gain=True) for _ in range(2))
+    assert np.array_equal(first.merges, again.merges)
+    assert np.array_equal(first.ids, again.ids)

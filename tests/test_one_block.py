@@ -194,4 +194,7 @@ def test_a_one_block_stream_of_version_3_stays_readable():
     assert _one_block.decode(blob, BIG) == sample(30_000)
     assert gagebpe.decompress(blob) == sample(30_000)
     (start, end, _), = payload_spans(blob)
-    assert one_block_payload(gagebpe.compress(sample(30_000), 9)) == blob[start:end]
+    # level 9 as 0.6 built it: by count only (it now also builds by gain,
+    # and codes this text smaller so)
+    assert one_block_payload(without_lz(sample(30_000), 9)) == blob[start:end]
+    assert len(gagebpe.compress(sample(30_000), 9)) < end - start
