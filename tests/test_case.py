@@ -176,7 +176,7 @@ def test_level_9_keeps_the_smaller_of_its_grammars_by_count_and_by_gain():
     def each_and_chosen(data):
         by_count = _block.encode(data, level.min_count, level.probe, None, level.fold, 0,
                                  level.small_counts, level.more_counts)
-        by_gain = _block.encode(data, 2, level.probe, None, level.fold,
+        by_gain = _block.encode(data, _block.GAIN_MIN_COUNT, level.probe, None, False,
                                 build=_block.build_by_gain)
         chosen = _block.encode(data, level.min_count, level.probe, None, level.fold, 0,
                                level.small_counts, level.more_counts, by_gain=True)
