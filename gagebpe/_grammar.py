@@ -13,8 +13,9 @@ Both make exactly the same choices.
 Built by gain, the pair replaced is instead the one whose merge saves the
 most bits in the coded sequence (``_gain``), and merging stops where none
 saves any: rules chosen by the coded size they save, as GLZA chooses its
-strings.  Text codes 2-6% smaller so; data whose long repeats build up
-from frequent pairs codes smaller by count.
+strings.  English text codes smaller so (2-6% with pairs seen twice or
+more); data whose long repeats build up from frequent pairs codes smaller
+by count.
 
 Imports ``_errors`` and the kernels ``_pairs``, ``_repair``, ``_expand``.
 """
