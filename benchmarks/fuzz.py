@@ -3,7 +3,7 @@
     python benchmarks/fuzz.py --cases 100000
 
 Mutates real compressed streams of every coding (STORED, PACKED, SORTED,
-FILTERED, CONTEXT, FOLDED, REPEATS, LZ, the version 0.1 HUFFMAN streams, version 2 streams,
+FILTERED, CONTEXT, FOLDED, REPEATS, LZ, MIXED, the version 0.1 HUFFMAN streams, version 2 streams,
 multi-block streams) and 1994-format
 files: byte and bit flips, truncations, splices of two streams, blocks
 duplicated or dropped, and header fields set to extremes with their checks
@@ -55,6 +55,8 @@ def seeds():
                            ("lz", noise[:2500] * 2 + text[:2000], {"level": 9}),
                            ("lz-blocks", (noise[:1000] * 2 + text[:2000]) * 4,
                             {"level": 9, "block_size": 4000}),
+                           ("mixed", text[:1200], {"level": 9}),
+                           ("mixed-blocks", text[:6000], {"level": 9, "block_size": 1500}),
                            ("empty", b"", {})):
         out.append((name, "gbpe", gagebpe.compress(data, **kw), data))
     for path in sorted((ROOT / "tests" / "data").glob("v0.*.gbpe")):

@@ -23,7 +23,10 @@ Encoding is a pipeline, top to bottom:
    if a sample of it codes smaller as LZ than a grammar's estimate by
    LZ_SAMPLE_GAIN, and keep that where it is smaller.  Levels 1-8 code a
    block under LZ_ALONE_BELOW bytes as LZ alone (no steps 1-7) unless it
-   looks like data a grammar codes better (``lz_alone_pays``).
+   looks like data a grammar codes better (``lz_alone_pays``);
+9. at level 9, code a block of at most MIXED_MAX bytes MIXED too
+   (``_coding_mixed``: each bit by a context-mixing model), and keep that
+   where it is smaller.
 
 Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
@@ -35,14 +38,16 @@ Imports ``_errors``, ``_container`` (the coding numbers), ``_filter``,
 import numpy as np
 
 from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
-               _coding_lz, _coding_packed, _coding_repeats, _coding_sorted, _coding_stored,
-               _filter, _grammar, _prefix)
-from ._container import CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, PACKED, REPEATS, SORTED, STORED
+               _coding_lz, _coding_mixed, _coding_packed, _coding_repeats, _coding_sorted,
+               _coding_stored, _filter, _grammar, _prefix)
+from ._container import (CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, MIXED, PACKED, REPEATS, SORTED,
+                         STORED)
 from ._errors import UNKNOWN_CODING, GageBPEError
 
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
             HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode,
-            CONTEXT: _coding_context.decode, LZ: _coding_lz.decode}
+            CONTEXT: _coding_context.decode, LZ: _coding_lz.decode,
+            MIXED: _coding_mixed.decode}
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
@@ -83,6 +88,12 @@ PACKED_VALUES = 16
 # folding code the Canterbury corpus 0.4% smaller but decode it about a
 # fifth slower (1.68 and 2.12 times zlib's speed).
 GAIN_MIN_COUNT = 4
+# MIXED decodes at about 3 MB/s, a hundredth of the other codings' speed,
+# and codes small blocks smaller than they do (pieces of 256 bytes to 2 KB
+# of the Canterbury files and other data 9-15%, benchmarks/small_inputs.py):
+# level 9 tries it on blocks of at most MIXED_MAX bytes, where decoding
+# takes under a millisecond.
+MIXED_MAX = 1 << 11
 
 
 def worth_merging(data, min_count, probe):
@@ -147,7 +158,7 @@ class BuiltOnce:
 
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
            small_counts=(), more_counts=(), repeats=False, lz="", by_gain=False,
-           build=_grammar.build):
+           mixed=False, build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
@@ -162,11 +173,17 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     a block under SMALL_BLOCK bytes by a quick parse; "all", any block
     where ``lz_may_pay``.  ``by_gain``: also build the block's grammar by
     gain (``_grammar.build``), and keep that where it codes smaller,
-    unless the block has a filter's lag.
+    unless the block has a filter's lag.  ``mixed``: also code a block of
+    at most MIXED_MAX bytes as MIXED, and keep that if smaller.
     ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
+    if mixed:
+        best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
+                      more_counts, repeats, lz, by_gain)
+        payload = _coding_mixed.encode(data) if len(data) <= MIXED_MAX else None
+        return (MIXED, payload) if payload and len(payload) < len(best[1]) else best
     if lz == "small" and len(data) < LZ_ALONE_BELOW and lz_alone_pays(data):
         payload = _coding_lz.encode(data, quick=True)
         return (LZ, payload) if len(payload) < len(data) else (STORED, data)

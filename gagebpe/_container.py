@@ -1,9 +1,9 @@
-"""The container format, version 7 (docs/FORMAT.md, section 3): the parts of
+"""The container format, version 8 (docs/FORMAT.md, section 3): the parts of
 a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
            | preamble block            (versions 4 to 6: a one-block stream)
-           | preamble compact-block    (version 7: a one-block stream)
+           | preamble compact-block    (versions 7 and 8: a one-block stream)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -27,26 +27,30 @@ FOOTER_MAGIC = b"EPBG"
 # REPEATS, in either layout; 6 adds LZ; 7 gives a one-block stream a
 # compact block header (sizes as varints, no header check: 15 bytes of
 # framing for a chunk of a few kilobytes), which one-shot compression now
-# writes for every stream of one block.
+# writes for every stream of one block; 8 adds MIXED, in either layout.
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
 LZ_VERSION = 6
 COMPACT_VERSION = 7
-VERSIONS = (1, 2, 3, 4, 5, 6, 7)
-ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION)
+MIXED_VERSION = 8
+VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
+ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
+                      MIXED_VERSION)
+COMPACT_VERSIONS = (COMPACT_VERSION, MIXED_VERSION)  # one-block streams with varint sizes
 ONE_BLOCK = 1  # the flag of the one-block layout (ONE_BLOCK_VERSIONS)
 MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
 (END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED, REPEATS,
- LZ) = range(10)
+ LZ, MIXED) = range(11)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
            3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
 CODINGS[4] = CODINGS[3]
 CODINGS[5] = CODINGS[4] + (REPEATS,)
 CODINGS[6] = CODINGS[5] + (LZ,)
 CODINGS[7] = CODINGS[6]
+CODINGS[8] = CODINGS[7] + (MIXED,)
 # Where a block's merge count lies in its payload (u32).
 MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, CONTEXT: 0}
 # The codings around another: where the inner coding's number and its
@@ -56,12 +60,12 @@ MERGE_COUNT_END = 13 + 7 + 4  # REPEATS over FOLDED
 
 # magic, version, flags, reserved, max block size, CRC32 of the 12 before
 HEADER = struct.Struct("<4sBBHII")
-# a one-block stream's: magic, version 4 to 7, flags ONE_BLOCK; its block follows
+# a one-block stream's: magic, version 4 to 8, flags ONE_BLOCK; its block follows
 PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
 BLOCK_HEADER = struct.Struct("<BIIII")
-# Version 7's one block: coding:u8, size and payload size as varints
+# Versions 7 and 8's one block: coding:u8, size and payload size as varints
 # (VARINT_BYTES at most), check of the original bytes:u32; then the payload.
 VARINT_BYTES = 4  # 28 bits: past MAX_BLOCK_SIZE
 COMPACT_HEADER_MIN = 1 + 1 + 1 + 4
@@ -98,9 +102,11 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The one-block stream (version 7) of ``block``, framed by ``block()``."""
+    """The one-block stream (version 7, or 8 for a MIXED block) of
+    ``block``, framed by ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
-    return (PREAMBLE.pack(MAGIC, COMPACT_VERSION, ONE_BLOCK) + bytes([coding])
+    version = MIXED_VERSION if coding == MIXED else COMPACT_VERSION
+    return (PREAMBLE.pack(MAGIC, version, ONE_BLOCK) + bytes([coding])
             + varint(size) + varint(payload_size) + struct.pack("<I", data_check)
             + block[BLOCK_HEADER.size:])
 
@@ -108,6 +114,8 @@ def one_block_stream(block):
 def version_of(blocks):
     """The lowest version that holds ``blocks`` (each framed by ``block()``)
     in the block layout."""
+    if any(block[0] == MIXED for block in blocks):
+        return MIXED_VERSION
     if any(block[0] == LZ for block in blocks):
         return LZ_VERSION
     if any(block[0] == REPEATS for block in blocks):
@@ -159,7 +167,7 @@ def trailer_size(n_blocks):
 def merge_count(coding, payload_head):
     """The number of merges of a block, from its coding and the first
     MERGE_COUNT_END bytes of its payload (fewer if it has fewer)."""
-    if coding in (STORED, LZ):
+    if coding in (STORED, LZ, MIXED):
         return 0
     if coding in INNER_AT:
         coding_at, inner_at = INNER_AT[coding]
@@ -257,7 +265,7 @@ class Parser:
         if self._state == _PAYLOAD:
             return self.block.payload_size
         if self._state == _ONE_BLOCK:
-            if self.header.version == COMPACT_VERSION:
+            if self.header.version in COMPACT_VERSIONS:
                 return _compact_header_size(head)
             return BLOCK_HEADER.size
         if self._state == _ONE_BLOCK_END:
@@ -282,7 +290,7 @@ class Parser:
             self.skip_payload()
             return Payload(self.block, view[:n]), n
         if self._state == _ONE_BLOCK:
-            if self.header.version == COMPACT_VERSION:
+            if self.header.version in COMPACT_VERSIONS:
                 return self._parse_compact_header(view)
             return self._parse_block_header(view)
         if self._state == _ONE_BLOCK_END:
@@ -335,7 +343,7 @@ class Parser:
         return self._block_header(coding, size, payload_size, data_check, BLOCK_HEADER.size)
 
     def _parse_compact_header(self, view):
-        """Version 7's block header.  It has no check of its own: a wrong
+        """Versions 7 and 8's block header.  It has no check of its own: a wrong
         size or coding fails the decoding or the data check."""
         if not len(view):
             return None, 0
@@ -382,7 +390,7 @@ def _is_preamble(head):
 
 
 def _compact_header_size(head):
-    """The length of the version 7 block header that begins ``head``, or
+    """The length of the version 7 or 8 block header that begins ``head``, or
     one more than ``len(head)`` where ``head`` does not tell it."""
     at = 1
     for _ in range(2):

@@ -31,6 +31,7 @@ class Level(NamedTuple):
     # by a quick parse, "all" blocks where a sample says it may pay, fully
     lz: str = "small"
     by_gain: bool = False  # also build grammars by gain, keep the smaller
+    mixed: bool = False  # also code small blocks MIXED, keep the smaller
 
 
 # Memory while compressing is at most about 30 bytes per byte of a block; a
@@ -70,7 +71,7 @@ LEVELS = {
     7: Level(4, 1 << 23, True),
     8: Level(4, 1 << 24, True),
     9: Level(4, 1 << 25, False, True, small_counts=(2,), more_counts=(3,), repeats=True,
-             lz="all", by_gain=True),
+             lz="all", by_gain=True, mixed=True),
 }
 
 

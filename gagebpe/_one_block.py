@@ -4,7 +4,7 @@ numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
-STORED, SORTED, CONTEXT or LZ block, or a FOLDED block over SORTED or
+STORED, SORTED, CONTEXT, LZ or MIXED block, or a FOLDED block over SORTED or
 CONTEXT, or a REPEATS block over any of these but LZ, in either layout) through one
 kernel that makes every check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
 block check included.  Anything else, and every input that fails a check,
@@ -15,18 +15,19 @@ keep one source.
 Imports ``_jit``, ``_errors``, ``_container`` (the layout), ``_coding_folded`` and
 ``_coding_repeats`` (their headers), ``_coded_sequence`` (``u32``),
 ``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
-``_coding_context``, ``_case``, ``_repeats``, ``_lz``.
+``_coding_context``, ``_case``, ``_repeats``, ``_lz``, ``_mixing``.
 """
 import numpy as np
 
 from . import (_case, _coding_context, _coding_folded, _coding_repeats, _coding_sorted,
-               _inplace_bytes, _lz, _repeats)
+               _inplace_bytes, _lz, _mixing, _repeats)
 from ._coded_sequence import u32
 from ._checksum import xxh64
-from ._container import (BLOCK_HEADER, COMPACT_VERSION, CONTEXT, FOLDED, FOOTER, FOOTER_MAGIC,
-                         HEADER, INDEX_ENTRY, LZ, LZ_VERSION, MAGIC, MAX_BLOCK_SIZE, ONE_BLOCK,
-                         ONE_BLOCK_VERSIONS, PREAMBLE, REPEATS, REPEATS_VERSION, SORTED, STORED,
-                         VARINT_BYTES, read_varint, trailer_size)
+from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEXT, FOLDED,
+                         FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ, LZ_VERSION, MAGIC,
+                         MAX_BLOCK_SIZE, MIXED, MIXED_VERSION, ONE_BLOCK, ONE_BLOCK_VERSIONS,
+                         PREAMBLE, REPEATS, REPEATS_VERSION, SORTED, STORED, VARINT_BYTES,
+                         read_varint, trailer_size)
 from ._errors import GageBPEError
 from ._jit import PURE_PYTHON, njit
 
@@ -41,12 +42,12 @@ SMALLEST = _ONE_BLOCK_AT + 7  # a compact header's least
 LARGEST = 1 << 22
 _FOLDED_HEAD = _coding_folded.HEAD.size
 _REPEATS_HEAD = _coding_repeats.HEAD.size
-TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS, LZ)
+TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS, LZ, MIXED)
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
 _ONE_BLOCK_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in ONE_BLOCK_VERSIONS)
-_COMPACT_PREAMBLE = bytes([COMPACT_VERSION, ONE_BLOCK])
+_COMPACT_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in COMPACT_VERSIONS)
 
 
 def _crc_table():
@@ -109,7 +110,7 @@ def _frame(data, size):
     if n < SMALLEST or not _same(data, 0, _MAGIC) or not 0 < size <= MAX_BLOCK_SIZE:
         return no
     b = _block_at(data)
-    if b == _ONE_BLOCK_AT and data[4] == COMPACT_VERSION:
+    if b == _ONE_BLOCK_AT and data[4] >= COMPACT_VERSION:
         declared, at = _size_field(data, b + 1)
         if at < 0 or declared != size:
             return no
@@ -129,7 +130,7 @@ def _frame(data, size):
     if n < _BLOCK_AT + _BLOCK_HEADER + _TRAILER or u32(data, 12) != _crc32(data, 0, 12):
         return no
     version, flags, reserved = data[4], data[5], data[6] | data[7]
-    if not 2 <= version <= LZ_VERSION or flags or reserved:
+    if not 2 <= version <= MIXED_VERSION or flags or reserved:
         return no
     if not size <= u32(data, 8) <= MAX_BLOCK_SIZE:
         return no
@@ -274,6 +275,9 @@ def _decode(data, out):
     elif coding == LZ:
         if version < LZ_VERSION or _lz.decode_payload(payload, out) != 0:
             return False
+    elif coding == MIXED:
+        if version < MIXED_VERSION or _mixing.decode(payload, out, _mixing.slot_bits(size)) != 0:
+            return False
     elif (coding == CONTEXT or coding == FOLDED) and version < 3:  # 3 brought them
         return False
     elif not _decode_coded(coding, payload, size, out):
@@ -291,7 +295,7 @@ def _declared_size(data):
     b = _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES else _BLOCK_AT
     if len(data) <= b or data[b] not in TAKEN:
         return 0
-    if data[4:6] == _COMPACT_PREAMBLE:
+    if data[4:6] in _COMPACT_PREAMBLES:
         try:
             size = read_varint(data, b + 1)[0] or 0
         except GageBPEError:  # the general path says what is wrong

@@ -99,7 +99,7 @@ class _BlockCoder:
         coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
                                         level.context_from, level.small_counts,
                                         level.more_counts, level.repeats, level.lz,
-                                        level.by_gain)
+                                        level.by_gain, level.mixed)
         return _container.block(coding, payload, data)
 
     def close(self):
@@ -184,8 +184,10 @@ class Compressor:
             self._started = True
             # Written before the later blocks are known, unless these are
             # the last: every level may write an LZ block (level 9 REPEATS
-            # too), so version 6 whether or not it does.
-            version = _container.version_of(blocks) if final else _container.LZ_VERSION
+            # and MIXED too), so version 6 (8) whether or not it does.
+            version = (_container.version_of(blocks) if final
+                       else _container.MIXED_VERSION if self._coder.level.mixed
+                       else _container.LZ_VERSION)
             out.append(_container.stream_header(self._block_size, version))
         self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
         return out + blocks
@@ -194,7 +196,7 @@ class Compressor:
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block takes
-    the one-block layout (format version 7).
+    the one-block layout (format version 7, or 8 for a MIXED block).
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":

@@ -43,6 +43,7 @@ def _exercise():
         (rng.integers(0, 256, 3000, dtype=np.uint8).tobytes(), (6,)),  # STORED
         (dna[:3000] + sample(3000) + dna[:3000], (9,)),  # small, repeats: LZ
         (dna[:40_000] + sample(30_000) + dna[:40_000], (9,)),  # long repeats: REPEATS
+        (sample(1500), (9,)),             # one small MIXED block
     ]
     for data, levels in inputs:
         for level in levels:

@@ -112,7 +112,7 @@ def one_block(blob):
     """The block of the one-block stream ``blob``, header and payload,
     framed as in the block layout (``_container.block``)."""
     assert blob[4] in _container.ONE_BLOCK_VERSIONS and blob[5] == _container.ONE_BLOCK
-    if blob[4] != _container.COMPACT_VERSION:
+    if blob[4] not in _container.COMPACT_VERSIONS:
         return blob[_container.PREAMBLE.size:]
     parser = _container.Parser()
     _, n = parser.parse(blob)

@@ -83,9 +83,11 @@ def test_declines_what_it_does_not_take(blob):
 def _still_valid(bad, blob):
     """Whether corrupting ``blob`` into ``bad`` gave another valid stream:
     a one-block stream of version 4 or 5 made a later one of the same
-    layout, which holds every block the earlier one does."""
-    return (blob[4] < bad[4] <= _container.LZ_VERSION and blob[5] == _container.ONE_BLOCK
-            and bad[:4] + bad[5:] == blob[:4] + blob[5:])
+    layout (4 to 6, or 7 to 8), which holds every block the earlier one
+    does."""
+    same_layout = (bad[4] in _container.COMPACT_VERSIONS) == (blob[4] in _container.COMPACT_VERSIONS)
+    return (blob[4] < bad[4] <= _container.MIXED_VERSION and blob[5] == _container.ONE_BLOCK
+            and same_layout and bad[:4] + bad[5:] == blob[:4] + blob[5:])
 
 
 @pytest.mark.parametrize("size, level, coding", [(3000, 6, _container.SORTED),

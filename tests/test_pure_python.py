@@ -60,6 +60,7 @@ def test_fixed_cases():
         (bytes(range(256)) * 4, 6),
         (bytes(rng.integers(0, 256, 2500, dtype=np.uint8)) * 2 + sample(2000), 9),  # LZ
         (repeated(2), 9),  # REPEATS
+        (sample(1500), 9),  # MIXED
     ]
     if CANTERBURY.is_dir():
         for name in ("grammar.lsp", "xargs.1", "fields.c"):
