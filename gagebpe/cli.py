@@ -31,6 +31,10 @@ PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
 # them.  (Bytes to compress; bytes a decompression declares it will write.)
 PURE_COMPRESS_BELOW = 8 << 10
 PURE_EXPAND_BELOW = 32 << 10
+# Level 9 codes a block a dozen ways (grammars at three counts, by gain,
+# case-folded, LZ fully parsed, MIXED): as plain Python that takes longer
+# than loading the kernels, even for a small file.
+PURE_LEVEL_BELOW = 9
 
 
 class Problem(Exception):
@@ -178,6 +182,8 @@ def _small_job(args, names):
     if args.mode == "list":
         return True
     if args.recursive or "-" in names:
+        return False
+    if args.mode == "compress" and (args.level or 0) >= PURE_LEVEL_BELOW:
         return False
     total = 0
     for name in names:

@@ -266,6 +266,16 @@ def test_small_jobs_skip_numba_and_give_the_same_bytes(tmp_path):
     assert gagebpe("-l", packed).returncode == 0
 
 
+def test_level_9_compresses_even_small_files_with_the_kernels(tmp_path):
+    from gagebpe import cli
+    small = tmp_path / "small.txt"
+    small.write_bytes(TEXT[:2000])
+    for level, as_python in ((1, True), (6, True), (None, True), (9, False)):
+        args = cli.parser().parse_args(([f"-{level}"] if level else []) + [str(small)])
+        args.mode = "compress"
+        assert cli._small_job(args, [str(small)]) == as_python
+
+
 @pytest.mark.slow
 def test_gage1994_format_by_option_and_suffix(tmp_path):
     from test_gage1994 import VECTORS
