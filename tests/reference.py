@@ -2,7 +2,8 @@
 the most frequent pair, count = non-overlapping occurrences, left to right;
 ties to the smallest pair, while it occurs at least ``min_count`` times),
 the word-level and byte-level trainers, and decoders of Gage's 1994 format
-and of LZ payloads written from their descriptions in docs/FORMAT.md."""
+and of LZ and MIXED payloads written from their descriptions in
+docs/FORMAT.md."""
 
 
 def count_pairs(ids):
@@ -293,4 +294,69 @@ def lz_decode(payload, size):
         for _ in range(length):
             out.append(out[-last])
     assert len(bits) - pos < 8 and "1" not in bits[pos:]
+    return bytes(out)
+
+
+# MIXED (docs/FORMAT.md section 4.12), step by step as the text says.
+SQUASH_POINTS = [1, 2, 4, 6, 10, 17, 27, 45, 74, 120, 194, 311, 488, 747, 1102, 1546, 2048,
+                 2550, 2994, 3349, 3608, 3785, 3902, 3976, 4022, 4051, 4069, 4079, 4086, 4090,
+                 4092, 4094, 4095]
+
+
+def squash(d):
+    d = min(max(d, -2047), 2047)
+    i, w = (d >> 7) + 16, d - ((d >> 7) << 7)
+    return (SQUASH_POINTS[i] * (128 - w) + SQUASH_POINTS[i + 1] * w + 64) >> 7
+
+
+STRETCH = []
+for _q in range(4096):
+    STRETCH.append(next((d for d in range(-2047, 2048) if squash(d) >= _q), 2047))
+
+
+def mixed_decode(payload, size):
+    """The block's bytes, or None where the payload does not end exactly
+    where its coded bits do."""
+    B = min(22, max(10, size.bit_length() + 5))
+    tables = [[[32768, 0] for _ in range(256)]] + [{} for _ in range(3)]
+    W = [[19661] * 5 for _ in range(5)]
+    h, out = 0, bytearray()
+    low, high, shifted = 0, 2**32 - 1, 0
+
+    def byte_at(k):
+        return payload[k] if k < len(payload) else 255
+
+    x = int.from_bytes(bytes(byte_at(k) for k in range(4)), "big")
+    for _ in range(size):
+        H = [None] + [((h % 2 ** (8 * k)) + k * 2**24) * 0x9E3779B1 % 2**32 for k in (1, 2, 3)]
+        c = 1
+        for _ in range(8):
+            entries = [tables[0][c]]
+            for k in (1, 2, 3):
+                slot = ((H[k] + c * 0x6F4F2A35) % 2**32) >> (32 - B)
+                entries.append(tables[k].setdefault(slot, [32768, 0]))
+            xs = [STRETCH[q >> 4] if n > 0 else 0 for q, n in entries] + [64]
+            s = sum(1 for _, n in entries if n > 0)
+            p = min(max(squash(sum(W[s][m] * xs[m] for m in range(5)) >> 16), 1), 4095)
+            mid = low + ((high - low) >> 12) * p
+            y = 1 if x <= mid else 0
+            if y:
+                high = mid
+            else:
+                low = mid + 1
+            e = (4096 * y - p) * 82
+            for m in range(5):
+                W[s][m] += (xs[m] * e) >> 16
+            for entry in entries:
+                entry[1] = min(entry[1] + 1, 30)
+                entry[0] += ((65535 * y - entry[0]) * (131072 // (2 * entry[1] + 1))) >> 16
+            c = 2 * c + y
+            while low >> 24 == high >> 24:
+                low, high = (low << 8) % 2**32, ((high << 8) % 2**32) + 255
+                x = ((x << 8) % 2**32) + byte_at(4 + shifted)
+                shifted += 1
+        out.append(c - 256)
+        h = (256 * h + c - 256) % 2**24
+    if len(payload) != shifted + 1 or payload[shifted] != low >> 24:
+        return None
     return bytes(out)

@@ -13,6 +13,7 @@ from gagebpe import _block, _coding_mixed, _container, _mixing, _one_block
 from gagebpe.sample import sample
 
 from conftest import CANTERBURY, block_layout, byte_strings, one_block_payload
+from reference import mixed_decode
 
 PREAMBLE = _container.PREAMBLE.size
 BIG = 1 << 30
@@ -49,6 +50,14 @@ def test_the_kernel_refuses_a_payload_that_ends_elsewhere(data, draw):
 def test_the_kernel_refuses_a_block_over_its_largest():
     assert _mixing.decode(np.zeros(4, np.uint8), np.empty(_mixing.MAX_SIZE + 1, np.uint8),
                           _mixing.slot_bits(_mixing.MAX_SIZE + 1)) == 2
+
+
+@pytest.mark.parametrize("data", [sample(700), b"abracadabra " * 30, bytes(range(256)),
+                                  b"\0" * 500 + b"\1"])
+def test_a_decoder_written_from_the_format_text_agrees(data):
+    payload = coded(data)
+    assert mixed_decode(payload, len(data)) == data
+    assert mixed_decode(payload + b"\0", len(data)) is None
 
 
 def test_the_model_is_exactly_the_documented_one():
