@@ -18,14 +18,13 @@ def encode(data):
     """The MIXED payload of block ``data`` (bytes, not empty), or None
     where it would not be smaller than ``data``."""
     out = np.empty(len(data), np.uint8)
-    n = _mixing.encode(np.frombuffer(data, np.uint8), out, _mixing.slot_bits(len(data)))
+    n = _mixing.encode(np.frombuffer(data, np.uint8), out)
     return out[:n].tobytes() if 0 < n < len(data) else None
 
 
 def decode(payload, size, out):
     """Block ``payload`` into ``out`` (``size`` bytes)."""
-    problem = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size],
-                             _mixing.slot_bits(size))
+    problem = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size])
     if problem:
         raise GageBPEError(_mixing.PROBLEMS[problem])
     return out

@@ -51,6 +51,8 @@ CODINGS[5] = CODINGS[4] + (REPEATS,)
 CODINGS[6] = CODINGS[5] + (LZ,)
 CODINGS[7] = CODINGS[6]
 CODINGS[8] = CODINGS[7] + (MIXED,)
+# The version that brought each coding written since version 3.
+SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION}
 # Where a block's merge count lies in its payload (u32).
 MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, CONTEXT: 0}
 # The codings around another: where the inner coding's number and its
@@ -105,7 +107,7 @@ def one_block_stream(block):
     """The one-block stream (version 7, or 8 for a MIXED block) of
     ``block``, framed by ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
-    version = MIXED_VERSION if coding == MIXED else COMPACT_VERSION
+    version = max(COMPACT_VERSION, SINCE.get(coding, 0))
     return (PREAMBLE.pack(MAGIC, version, ONE_BLOCK) + bytes([coding])
             + varint(size) + varint(payload_size) + struct.pack("<I", data_check)
             + block[BLOCK_HEADER.size:])
@@ -114,13 +116,7 @@ def one_block_stream(block):
 def version_of(blocks):
     """The lowest version that holds ``blocks`` (each framed by ``block()``)
     in the block layout."""
-    if any(block[0] == MIXED for block in blocks):
-        return MIXED_VERSION
-    if any(block[0] == LZ for block in blocks):
-        return LZ_VERSION
-    if any(block[0] == REPEATS for block in blocks):
-        return REPEATS_VERSION
-    return VERSION
+    return max([VERSION] + [SINCE.get(block[0], 0) for block in blocks])
 
 
 def varint(value):

@@ -178,9 +178,10 @@ def _shifted(low, high):
 
 
 @njit(cache=True, nogil=True)
-def encode(block, payload, bits):
-    """Code ``block`` into ``payload`` with hashed tables of 2^``bits``
-    slots; the payload's length, or -1 if it would not fit."""
+def encode(block, payload):
+    """Code ``block`` into ``payload``; the payload's length, or -1 if it
+    would not fit."""
+    bits = slot_bits(block.shape[0])
     model, shift = _model(bits), 32 - bits
     low, high, at, history = 0, MASK32, 0, 0
     for i in range(block.shape[0]):
@@ -205,12 +206,12 @@ def encode(block, payload, bits):
 
 
 @njit(cache=True, nogil=True)
-def decode(payload, block, bits):
-    """Decode ``payload`` into ``block`` (its length says how many bytes),
-    with hashed tables of 2^``bits`` slots; 0, or a PROBLEMS index.  Bytes
-    past the payload read as 255."""
+def decode(payload, block):
+    """Decode ``payload`` into ``block`` (its length says how many bytes);
+    0, or a PROBLEMS index.  Bytes past the payload read as 255."""
     if block.shape[0] > MAX_SIZE:
         return 2
+    bits = slot_bits(block.shape[0])
     model, shift, n = _model(bits), 32 - bits, payload.shape[0]
     low, high, x, at, history = 0, MASK32, 0, 0, 0
     for _ in range(4):

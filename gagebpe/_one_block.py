@@ -276,7 +276,7 @@ def _decode(data, out):
         if version < LZ_VERSION or _lz.decode_payload(payload, out) != 0:
             return False
     elif coding == MIXED:
-        if version < MIXED_VERSION or _mixing.decode(payload, out, _mixing.slot_bits(size)) != 0:
+        if version < MIXED_VERSION or _mixing.decode(payload, out) != 0:
             return False
     elif (coding == CONTEXT or coding == FOLDED) and version < 3:  # 3 brought them
         return False

@@ -212,8 +212,7 @@ def _requeue(heap, recs, top, min_count, freq, total, new_id):
     size = 0
     for r in range(top):
         if recs[r, COUNT] >= min_count:
-            heap = _push(heap, size, recs, r, merge_gain(freq, total, recs[r, A], recs[r, B],
-                                                         recs[r, COUNT], new_id))
+            heap = _push(heap, size, recs, r, _priority(recs, r, True, freq, total, new_id))
             size += 1
     return heap, size
 

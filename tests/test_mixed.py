@@ -23,14 +23,14 @@ STORED_STREAM = Path(__file__).parent / "data" / "v0.11-level9.gbpe"
 def coded(data):
     """The kernel's payload for ``data``, however large."""
     out = np.empty(2 * len(data) + 16, np.uint8)
-    n = _mixing.encode(np.frombuffer(data, np.uint8), out, _mixing.slot_bits(len(data)))
+    n = _mixing.encode(np.frombuffer(data, np.uint8), out)
     assert n > 0
     return out[:n].tobytes()
 
 
 def decoded(payload, size):
     out = np.empty(size, np.uint8)
-    problem = _mixing.decode(np.frombuffer(payload, np.uint8), out, _mixing.slot_bits(size))
+    problem = _mixing.decode(np.frombuffer(payload, np.uint8), out)
     return problem, out.tobytes()
 
 
@@ -48,8 +48,7 @@ def test_the_kernel_refuses_a_payload_that_ends_elsewhere(data, draw):
 
 
 def test_the_kernel_refuses_a_block_over_its_largest():
-    assert _mixing.decode(np.zeros(4, np.uint8), np.empty(_mixing.MAX_SIZE + 1, np.uint8),
-                          _mixing.slot_bits(_mixing.MAX_SIZE + 1)) == 2
+    assert _mixing.decode(np.zeros(4, np.uint8), np.empty(_mixing.MAX_SIZE + 1, np.uint8)) == 2
 
 
 @pytest.mark.parametrize("data", [sample(700), b"abracadabra " * 30, bytes(range(256)),
