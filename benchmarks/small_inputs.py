@@ -1,15 +1,15 @@
-"""Small inputs against zlib -9: pieces of 64 bytes to 8 KB cut from every
+"""Small inputs against zlib -9: pieces of 64 bytes to 64 KB cut from every
 file of the corpus (and of any other directories given), each compressed
 on its own, as a small file or a small chunk is.
 
     python benchmarks/small_inputs.py [--readme README.md] [extra dirs...]
 
 For each piece size: how many pieces, their total compressed size with
-zlib -9 and with gagebpe -9 (and gagebpe -9 without the MIXED coding,
-to show what it adds), how many pieces gagebpe makes larger than zlib -9
-and by how much at most, and the median time to decompress a piece with
-each, in the same rounds.  Pieces: up to 5 from each file, spread over
-it.
+zlib -9 and with gagebpe at level 5 (the fastest to decode: no MIXED),
+the default level and level 9, how many pieces the default level and
+level 9 make larger than zlib -9 and by how much at most, and the median
+time to decompress a piece with each, in the same rounds.  Pieces: up to
+5 from each file, spread over it.
 """
 import argparse
 import statistics
@@ -19,11 +19,12 @@ import zlib
 from pathlib import Path
 
 import gagebpe
-from gagebpe import _levels
+from gagebpe._levels import DEFAULT_LEVEL
 
 from _shared import CORPUS, command_line, write_readme
 
-SIZES = (64, 256, 1024, 2048, 4096, 8192)
+SIZES = (64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65535)
+LEVELS = (5, DEFAULT_LEVEL, 9)
 ROUNDS = 7
 
 
@@ -44,16 +45,6 @@ def pieces(data, size, most=5):
             if len(data[i:i + size]) >= size // 2]
 
 
-def without_mixed(piece):
-    """gagebpe -9 as it would code ``piece`` without MIXED."""
-    saved = _levels.LEVELS[9]
-    _levels.LEVELS[9] = saved._replace(mixed=False)
-    try:
-        return gagebpe.compress(piece, 9)
-    finally:
-        _levels.LEVELS[9] = saved
-
-
 def decode_time(decompress, blobs):
     """Median over ROUNDS of the mean seconds to decompress one blob."""
     times = []
@@ -65,19 +56,25 @@ def decode_time(decompress, blobs):
     return statistics.median(times)
 
 
+def larger(ours, theirs):
+    """How many of ``ours`` are larger than ``theirs``, and by how much at most."""
+    excess = [len(a) - len(b) for a, b in zip(ours, theirs) if len(a) > len(b)]
+    return f"{len(excess)} ({max(excess, default=0)})"
+
+
 def row(size, datas):
     chunk = [p for data in datas for p in pieces(data, size)]
     z = [zlib.compress(p, 9) for p in chunk]
-    g = [gagebpe.compress(p, 9) for p in chunk]
-    plain = [without_mixed(p) for p in chunk]
-    for piece, blob in zip(chunk, g):
-        assert gagebpe.decompress(blob) == piece
-    excess = [len(b) - len(a) for a, b in zip(z, g)]
-    losers = [e for e in excess if e > 0]
-    t_z, t_g = decode_time(zlib.decompress, z), decode_time(gagebpe.decompress, g)
-    return (f"| {size:,} | {len(chunk)} | {sum(map(len, z)):,} | {sum(map(len, g)):,} "
-            f"| {sum(map(len, plain)):,} | {len(losers)} | {max(losers, default=0)} "
-            f"| {t_z * 1e6:.1f} | {t_g * 1e6:.1f} |")
+    g = {level: [gagebpe.compress(p, level) for p in chunk] for level in LEVELS}
+    for blobs in g.values():
+        for piece, blob in zip(chunk, blobs):
+            assert gagebpe.decompress(blob) == piece
+    times = [decode_time(zlib.decompress, z)]
+    times += [decode_time(gagebpe.decompress, g[level]) for level in LEVELS]
+    return (f"| {size:,} | {len(chunk)} | {sum(map(len, z)):,} "
+            + "".join(f"| {sum(map(len, g[level])):,} " for level in LEVELS)
+            + f"| {larger(g[DEFAULT_LEVEL], z)} | {larger(g[9], z)} "
+            + "".join(f"| {t * 1e6:.1f} " for t in times) + "|")
 
 
 def main():
@@ -87,10 +84,11 @@ def main():
     args = parser.parse_args()
     datas = files(args.extra)
     gagebpe.decompress(gagebpe.compress(b"warm the kernels " * 50, 9))
-    lines = ["| piece bytes | pieces | zlib -9 bytes | gagebpe -9 bytes "
-             "| without MIXED | larger than zlib -9 | most larger by "
-             "| zlib µs per decompress | gagebpe µs per decompress |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    d = DEFAULT_LEVEL
+    lines = [f"| piece bytes | pieces | zlib -9 | gagebpe -5 | gagebpe -{d} | gagebpe -9 "
+             f"| -{d} larger than zlib -9 (most by) | -9 larger (most by) "
+             f"| zlib µs per decompress | -5 µs | -{d} µs | -9 µs |",
+             "|---:" * 12 + "|"]
     for size in SIZES:
         lines.append(row(size, datas))
         print(lines[-1], flush=True)

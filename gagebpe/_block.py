@@ -24,7 +24,7 @@ Encoding is a pipeline, top to bottom:
    LZ_SAMPLE_GAIN, and keep that where it is smaller.  Levels 1-8 code a
    block under LZ_ALONE_BELOW bytes as LZ alone (no steps 1-7) unless it
    looks like data a grammar codes better (``lz_alone_pays``);
-9. at level 9, code a block of at most MIXED_MAX bytes MIXED too
+9. at levels 6-9, code a block of at most MIXED_MAX bytes MIXED too
    (``_coding_mixed``: each bit by a context-mixing model), and keep that
    where it is smaller.
 
@@ -91,7 +91,7 @@ GAIN_MIN_COUNT = 4
 # MIXED decodes at about 3 MB/s, a hundredth of the other codings' speed,
 # and codes small blocks smaller than they do (pieces of 256 bytes to 2 KB
 # of the Canterbury files and other data 9-15%, benchmarks/small_inputs.py):
-# level 9 tries it on blocks of at most MIXED_MAX bytes, where decoding
+# levels 6-9 try it on blocks of at most MIXED_MAX bytes, where decoding
 # takes under a millisecond.
 MIXED_MAX = 1 << 11
 

@@ -61,15 +61,23 @@ CONTEXT_FROM = 1 << 20
 # levels 1-8 by one quick parse, level 9 by five full ones, and level 9
 # tries larger blocks too where a sample says LZ may pay (C headers and a
 # shared library about 16% smaller).
+# A block of a few hundred bytes cannot pay for a grammar's or LZ's tables:
+# levels 6-9 also code a block of at most 2 KiB as MIXED (``_block``) and
+# keep the smaller.  Pieces of 64 bytes to 2 KB of the corpus and other
+# data code 10-20% smaller at the default level, and all but a few of them
+# smaller than zlib -9 makes them (half of the 1 KB pieces were larger), but
+# decode some twenty times slower (1 KB in about 0.25 ms against 13 us),
+# so levels 1-5 leave it out for stores of many small records that are
+# read often (benchmarks/small_inputs.py).
 LEVELS = {
     1: Level(8, 1 << 20, True, context_from=CONTEXT_FROM),
     2: Level(6, 1 << 20, True, context_from=CONTEXT_FROM),
     3: Level(6, 1 << 21, True, context_from=CONTEXT_FROM),
     4: Level(5, 1 << 21, True, context_from=CONTEXT_FROM),
     5: Level(5, 1 << 22, True, context_from=CONTEXT_FROM),
-    6: Level(4, 1 << 22, True, context_from=CONTEXT_FROM),
-    7: Level(4, 1 << 23, True),
-    8: Level(4, 1 << 24, True),
+    6: Level(4, 1 << 22, True, context_from=CONTEXT_FROM, mixed=True),
+    7: Level(4, 1 << 23, True, mixed=True),
+    8: Level(4, 1 << 24, True, mixed=True),
     9: Level(4, 1 << 25, False, True, small_counts=(2,), more_counts=(3,), repeats=True,
              lz="all", by_gain=True, mixed=True),
 }

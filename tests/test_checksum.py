@@ -53,5 +53,9 @@ def test_each_version_checks_blocks_with_its_own_function():
 def test_new_streams_take_the_lowest_version_that_holds_them():
     assert gagebpe.compress(b"abc")[4:6] == bytes([7, _container.ONE_BLOCK])
     assert gagebpe.compress(b"")[4] == _container.VERSION == 3
-    assert gagebpe.compress(bytes(range(256)) * 2, block_size=256)[4] == 3  # STORED
-    assert gagebpe.compress(b"abc" * 100, block_size=100)[4] == _container.LZ_VERSION
+    random = np.random.default_rng(0).bytes(512)
+    assert gagebpe.compress(random, block_size=256)[4] == 3  # STORED
+    # MIXED codes the rising bytes' high bits in fewer than 8 bits each
+    assert gagebpe.compress(bytes(range(256)) * 2, block_size=256)[4] == _container.MIXED_VERSION
+    # levels 1-5 write no MIXED blocks
+    assert gagebpe.compress(b"abc" * 100, 5, block_size=100)[4] == _container.LZ_VERSION

@@ -72,12 +72,14 @@ SQUASH_POINTS_DOC = [1, 2, 4, 6, 10, 17, 27, 45, 74, 120, 194, 311, 488, 747, 11
                      4090, 4092, 4094, 4095]
 
 
-def test_level_9_codes_a_small_text_mixed_in_version_8():
+def test_levels_6_to_9_code_a_small_text_mixed_in_version_8():
     data = sample(1500)
     blob = gagebpe.compress(data, 9)
     assert blob[4:6] == bytes([_container.MIXED_VERSION, _container.ONE_BLOCK])
     assert blob[PREAMBLE] == _container.MIXED
-    assert len(blob) < 0.95 * len(gagebpe.compress(data, 8))
+    assert len(blob) < 0.95 * len(gagebpe.compress(data, 5))
+    for level in (6, 7, 8):
+        assert gagebpe.compress(data, level)[PREAMBLE] == _container.MIXED
     assert gagebpe.decompress(blob) == data
     assert _one_block.decode(blob, BIG) == data
     # the same block in the block layout, through the general reader
@@ -87,9 +89,9 @@ def test_level_9_codes_a_small_text_mixed_in_version_8():
     assert b"".join(d.decompress(blob[i:i + 7]) for i in range(0, len(blob), 7)) == data
 
 
-def test_levels_1_to_8_and_large_blocks_are_not_mixed():
+def test_levels_1_to_5_and_large_blocks_are_not_mixed():
     data = sample(1500)
-    for level in range(1, 9):
+    for level in range(1, 6):
         assert gagebpe.compress(data, level)[PREAMBLE] != _container.MIXED
     big = sample(_block.MIXED_MAX + 1)
     assert gagebpe.compress(big, 9)[PREAMBLE] != _container.MIXED
