@@ -27,10 +27,16 @@ EXIT_OK, EXIT_ERROR, EXIT_WARNING = 0, 1, 2
 READ_SIZE = 1 << 20  # decompression: input read and output returned per step
 PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
 # Jobs this small run the kernels as plain Python: loading Numba and the
-# compiled kernels takes over a second, more than such a job takes without
+# compiled kernels takes 0.6-0.8 s, more than such a job takes without
 # them.  (Bytes to compress; bytes a decompression declares it will write.)
-PURE_COMPRESS_BELOW = 8 << 10
+# Text at the default level compresses as plain Python in 0.5 s for 1 KB,
+# 0.75 s for 2 KB (coded MIXED too) and 0.75-1.35 s for 4-8 KB.
+PURE_COMPRESS_BELOW = 2 << 10
 PURE_EXPAND_BELOW = 32 << 10
+# Except MIXED blocks, which plain Python decodes at about 5 KB/s: a stream
+# that may hold them (format version 8, blocks of at most 2 KiB) counts
+# this many times its size.
+MIXED_VERSION, MIXED_MAX, PURE_MIXED_WEIGHT = 8, 2 << 10, 12
 # Level 9 codes a block a dozen ways (grammars at three counts, by gain,
 # case-folded, LZ fully parsed, MIXED): as plain Python that takes longer
 # than loading the kernels, even for a small file.
@@ -194,11 +200,17 @@ def _small_job(args, names):
                 total += os.path.getsize(name)
                 continue
             with open(name, "rb") as f:
-                total += sum(stream.size for stream in describe(f))
+                total += sum(_expanding_cost(stream) for stream in describe(f))
         except (OSError, ValueError, EOFError):
             return False  # the full path will report it
     limit = PURE_COMPRESS_BELOW if args.mode == "compress" else PURE_EXPAND_BELOW
     return total < limit
+
+
+def _expanding_cost(stream):
+    """Bytes ``stream`` (a ``StreamInfo``) writes, weighted for MIXED."""
+    mixed = stream.version >= MIXED_VERSION and stream.size <= MIXED_MAX * stream.blocks
+    return stream.size * (PURE_MIXED_WEIGHT if mixed else 1)
 
 
 def _run_kernels_as_python():

@@ -276,6 +276,17 @@ def test_level_9_compresses_even_small_files_with_the_kernels(tmp_path):
         assert cli._small_job(args, [str(small)]) == as_python
 
 
+def test_small_mixed_streams_count_more_toward_decompressing_as_python(tmp_path):
+    import gagebpe as g
+    from gagebpe import cli
+    mixed, plain = tmp_path / "mixed.gbpe", tmp_path / "plain.gbpe"
+    mixed.write_bytes(g.compress(TEXT[:2000]))  # MIXED, which Python decodes slowly
+    plain.write_bytes(g.compress(TEXT[:20000]))
+    args = cli.parser().parse_args(["-d", str(mixed)])
+    for names, as_python in (([mixed], True), ([mixed, mixed], False), ([plain], True)):
+        assert cli._small_job(args, [str(n) for n in names]) == as_python
+
+
 @pytest.mark.slow
 def test_gage1994_format_by_option_and_suffix(tmp_path):
     from test_gage1994 import VECTORS
