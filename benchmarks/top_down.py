@@ -15,7 +15,10 @@ no string gains.  The pair grammar is gagebpe's level 9 grammar by gain
 of the final ids followed by every rule's right side, plus the entropy
 of the rules' lengths (none for pairs).  That model overprices pairs,
 which SORTED and CONTEXT code far more cheaply; so the line also gives
-the pair grammar's real CONTEXT payload for scale.
+the pair grammar's real payload (the smallest grammar coding) for scale,
+and the top-down grammar's real payload in the same codings once each
+string rule is written as pairs (left to right, a pair that two rules
+share made once): what long rules would code to in today's format.
 
 Imports gagebpe's private ``_grammar`` and ``_block``: an experiment on
 the engine, like ``grammar_costs.py``.
@@ -132,6 +135,29 @@ def top_down(data):
         seq = np.where(starts >= 0, starts, seq)[~taken | (starts >= 0)]
 
 
+def as_pairs(ids, rules):
+    """The top-down grammar ``(ids, rules)`` as a ``_grammar.Grammar`` of
+    pairs: rule body ``s1 s2 s3 ...`` becomes ``((s1 s2) s3) ...``, each
+    distinct pair one merge; counts are each merge's occurrences in the
+    sequence with every later merge undone."""
+    merge_of, merges, symbol_of = {}, [], {}
+    for k, body in enumerate(rules):
+        symbols = [int(s) if s < 256 else symbol_of[int(s)] for s in body]
+        left = symbols[0]
+        for right in symbols[1:]:
+            if (left, right) not in merge_of:
+                merge_of[left, right] = 256 + len(merges)
+                merges.append((left, right))
+            left = merge_of[left, right]
+        symbol_of[256 + k] = left
+    seq = np.array([int(s) if s < 256 else symbol_of[int(s)] for s in ids], np.int32)
+    merges = np.array(merges, np.int32).reshape(-1, 2)
+    occurrences = np.bincount(seq, minlength=256 + len(merges)).astype(np.int64)
+    for k in range(len(merges) - 1, -1, -1):
+        np.add.at(occurrences, merges[k], occurrences[256 + k])  # (x, x) twice
+    return _grammar.Grammar(merges, seq, occurrences[256:].copy())
+
+
 def entropy_bits(values):
     _, counts = np.unique(values, return_counts=True)
     return float((counts * np.log2(counts.sum() / counts)).sum())
@@ -151,8 +177,9 @@ def main():
     args = parser.parse_args()
     paths = args.files or [str(CORPUS / name) for name in TEXTS]
     print("| file | bytes | top-down rules | top-down model bytes | pair rules "
-          "| pairs model bytes | top-down / pairs | pairs as CONTEXT bytes | seconds |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| pairs model bytes | top-down / pairs | pairs coded bytes "
+          "| top-down as pairs coded bytes | seconds |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for path in paths:
         data = open(path, "rb").read()
         start = time.perf_counter()
@@ -161,10 +188,13 @@ def main():
         grammar = _grammar.build(data, 4, by_gain=True)
         pairs = [pair for pair in np.asarray(grammar.merges).reshape(-1, 2)]
         coded = len(_block.smallest(data, grammar)[1])
+        coding, payload = _block.smallest(data, as_pairs(ids, rules))
+        out = np.empty(len(data), np.uint8)
+        assert bytes(_block.decode(coding, payload, len(data), out)) == data
         ours, theirs = priced(ids, rules), priced(np.asarray(grammar.ids), pairs)
         print(f"| {path.rsplit('/', 1)[-1]} | {len(data):,} | {len(rules):,} | {ours:,.0f} "
               f"| {len(pairs):,} | {theirs:,.0f} | {ours / theirs:.3f} | {coded:,} "
-              f"| {seconds:.0f} |", flush=True)
+              f"| {len(payload):,} | {seconds:.0f} |", flush=True)
     return 0
 
 
