@@ -123,3 +123,22 @@ def test_probe_skips_merges_only_where_they_do_not_pay():
     out = np.empty(len(noise), np.uint8)
     assert bytes(_block.decode(coding, payload, len(noise), out)) == noise
     assert gagebpe.decompress(gagebpe.compress(noise + text)) == noise + text
+
+
+def test_the_quick_probe_answers_as_the_full_one_would():
+    rng = np.random.default_rng(2)
+    text = sample.sample(1 << 18)
+    dna = bytes(rng.choice(np.frombuffer(b"ACGT", np.uint8), 1 << 18))
+    noise = rng.integers(0, 256, 1 << 18, dtype=np.uint8).tobytes()
+    # Noise with a 32 KB stretch four times over: the first merges save
+    # almost nothing, the whole grammar a quarter.
+    repeated = noise[:1 << 17] + noise[-(1 << 15):] * 4
+    hist = np.bincount(np.frombuffer(repeated, np.uint8), minlength=256)
+    quick = _prefix.sorted_bits(_grammar.build(repeated, 4, _block.QUICK_PROBE_MERGES), hist)
+    assert quick.min() > (1 - _block.PROBE_GAIN) * quick[0]
+    for data in (text, dna, noise, repeated, text[:4096] * 64):
+        hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+        full = _prefix.sorted_bits(_grammar.build(data, 4), hist)
+        quick = _prefix.sorted_bits(_grammar.build(data, 4, _block.QUICK_PROBE_MERGES), hist)
+        assert np.array_equal(quick, full[:len(quick)])  # a prefix's estimate
+        assert _block.merges_pay(data, 4) == (full.min() < (1 - _block.PROBE_GAIN) * full[0])
