@@ -26,7 +26,9 @@ class GageBPE(Codec):
     ``level``: 1..9 (default 6), as ``gagebpe.compress``; ``block_size``:
     bytes per block, None for the level's (a chunk smaller than a block is
     one block).  The stream is self-describing: any level decodes with any
-    codec instance.
+    codec instance.  From level 6 up, a chunk of at most 2 KiB may be coded
+    MIXED, which is smaller but decodes some twenty times more slowly: for
+    many such chunks read often, level 5.
     """
 
     codec_id = "gagebpe"
