@@ -18,7 +18,10 @@ which SORTED and CONTEXT code far more cheaply; so the line also gives
 the pair grammar's real payload (the smallest grammar coding) for scale,
 and the top-down grammar's real payload in the same codings once each
 string rule is written as pairs (left to right, a pair that two rules
-share made once): what long rules would code to in today's format.
+share made once): what long rules would code to in today's format.  Last,
+both grammars coded by one simple coding of rules of any length (one
+Huffman code over the sequence and then every rule's right side, one over
+the rules' lengths): real bytes for long rules with a coding of their own.
 
 Imports gagebpe's private ``_grammar`` and ``_block``: an experiment on
 the engine, like ``grammar_costs.py``.
@@ -31,7 +34,7 @@ import time
 import numpy as np
 from numba import njit
 
-from gagebpe import _block, _grammar
+from gagebpe import _block, _coded_sequence, _grammar
 
 from _shared import CORPUS
 
@@ -158,6 +161,21 @@ def as_pairs(ids, rules):
     return _grammar.Grammar(merges, seq, occurrences[256:].copy())
 
 
+def simply_coded(data, ids, rules):
+    """Bytes of ``(ids, rules)`` in the simple coding (module docstring):
+    the two Huffman-coded sections each, the terminals' bitmap, and three
+    counts."""
+    present = np.bincount(np.frombuffer(data, np.uint8), minlength=256) > 0
+    dense = np.empty(256 + len(rules), np.int64)  # symbols numbered as SORTED does
+    dense[present.nonzero()[0]] = np.arange(present.sum())
+    dense[256:] = present.sum() + np.arange(len(rules))
+    symbols = dense[np.concatenate([ids, *rules]).astype(np.int64)].astype(np.int32)
+    lengths = np.array([len(rule) for rule in rules], np.int32)
+    sections = (_coded_sequence.encode(symbols, np.bincount(symbols))
+                + _coded_sequence.encode(lengths, np.bincount(lengths)))
+    return sum(map(len, sections)) + 32 + 12
+
+
 def entropy_bits(values):
     _, counts = np.unique(values, return_counts=True)
     return float((counts * np.log2(counts.sum() / counts)).sum())
@@ -178,8 +196,9 @@ def main():
     paths = args.files or [str(CORPUS / name) for name in TEXTS]
     print("| file | bytes | top-down rules | top-down model bytes | pair rules "
           "| pairs model bytes | top-down / pairs | pairs coded bytes "
-          "| top-down as pairs coded bytes | seconds |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| top-down as pairs coded bytes | top-down simply coded | pairs simply coded "
+          "| seconds |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for path in paths:
         data = open(path, "rb").read()
         start = time.perf_counter()
@@ -194,7 +213,9 @@ def main():
         ours, theirs = priced(ids, rules), priced(np.asarray(grammar.ids), pairs)
         print(f"| {path.rsplit('/', 1)[-1]} | {len(data):,} | {len(rules):,} | {ours:,.0f} "
               f"| {len(pairs):,} | {theirs:,.0f} | {ours / theirs:.3f} | {coded:,} "
-              f"| {len(payload):,} | {seconds:.0f} |", flush=True)
+              f"| {len(payload):,} | {simply_coded(data, ids, rules):,} "
+              f"| {simply_coded(data, np.asarray(grammar.ids), pairs):,} "
+              f"| {seconds:.0f} |", flush=True)
     return 0
 
 
