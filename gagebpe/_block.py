@@ -32,9 +32,12 @@ Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
 wrote, is still read).
 
-Imports ``_errors``, ``_container`` (the coding numbers), ``_filter``,
-``_case``, ``_grammar``, ``_prefix`` and the coding modules.
+Imports ``_errors``, ``_container`` (the coding numbers), ``_levels``
+(MIXED_MAX), ``_filter``, ``_case``, ``_grammar``, ``_prefix`` and the
+coding modules.
 """
+from functools import partial
+
 import numpy as np
 
 from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
@@ -43,6 +46,7 @@ from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding
 from ._container import (CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, MIXED, PACKED, REPEATS, SORTED,
                          STORED)
 from ._errors import UNKNOWN_CODING, GageBPEError
+from ._levels import MIXED_MAX
 
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
             HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode,
@@ -94,12 +98,6 @@ PACKED_VALUES = 16
 # folding code the Canterbury corpus 0.4% smaller but decode it about a
 # fifth slower (1.68 and 2.12 times zlib's speed).
 GAIN_MIN_COUNT = 4
-# MIXED decodes at about 3 MB/s, a hundredth of the other codings' speed,
-# and codes small blocks smaller than they do (pieces of 256 bytes to 2 KB
-# of the Canterbury files and other data 9-15%, benchmarks/small_inputs.py):
-# levels 6-9 try it on blocks of at most MIXED_MAX bytes, where decoding
-# takes under a millisecond.
-MIXED_MAX = 1 << 11
 
 
 def worth_merging(data, min_count, probe):
@@ -116,9 +114,8 @@ def probe_sample(data):
 def merges_pay(data, min_count):
     """Whether merging saves at least PROBE_GAIN of ``data``'s estimated
     coded size."""
-    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     for max_merges in (QUICK_PROBE_MERGES, None):
-        bits = _prefix.sorted_bits(_grammar.build(data, min_count, max_merges), hist)
+        bits = estimated_bits(data, min_count, partial(_grammar.build, max_merges=max_merges))
         if bits.min() < (1 - PROBE_GAIN) * bits[0]:
             return True
     return False

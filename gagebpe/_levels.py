@@ -61,14 +61,17 @@ CONTEXT_FROM = 1 << 20
 # levels 1-8 by one quick parse, level 9 by five full ones, and level 9
 # tries larger blocks too where a sample says LZ may pay (C headers and a
 # shared library about 16% smaller).
-# A block of a few hundred bytes cannot pay for a grammar's or LZ's tables:
-# levels 6-9 also code a block of at most 2 KiB as MIXED (``_block``) and
+# A block of a few hundred bytes cannot pay for a grammar's or LZ's tables.
+# MIXED decodes at about 3 MB/s, a hundredth of the other codings' speed,
+# but needs none: levels 6-9 (``mixed``) also code a block of at most
+# MIXED_MAX bytes as MIXED, where decoding takes under a millisecond, and
 # keep the smaller.  Pieces of 64 bytes to 2 KB of the corpus and other
 # data code 10-20% smaller at the default level, and all but a few of them
 # smaller than zlib -9 makes them (half of the 1 KB pieces were larger), but
 # decode some twenty times slower (1 KB in about 0.25 ms against 13 us),
 # so levels 1-5 leave it out for stores of many small records that are
 # read often (benchmarks/small_inputs.py).
+MIXED_MAX = 1 << 11
 LEVELS = {
     1: Level(8, 1 << 20, True, context_from=CONTEXT_FROM),
     2: Level(6, 1 << 20, True, context_from=CONTEXT_FROM),

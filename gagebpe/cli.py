@@ -34,9 +34,9 @@ PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
 PURE_COMPRESS_BELOW = 2 << 10
 PURE_EXPAND_BELOW = 32 << 10
 # Except MIXED blocks, which plain Python decodes at about 5 KB/s: a stream
-# that may hold them (format version 8, blocks of at most 2 KiB) counts
-# this many times its size.
-MIXED_VERSION, MIXED_MAX, PURE_MIXED_WEIGHT = 8, 2 << 10, 12
+# that may hold them (format version 8, blocks of at most MIXED_MAX bytes)
+# counts this many times its size.
+PURE_MIXED_WEIGHT = 12
 # Level 9 codes a block a dozen ways (grammars at three counts, by gain,
 # case-folded, LZ fully parsed, MIXED): as plain Python that takes longer
 # than loading the kernels, even for a small file.
@@ -209,6 +209,8 @@ def _small_job(args, names):
 
 def _expanding_cost(stream):
     """Bytes ``stream`` (a ``StreamInfo``) writes, weighted for MIXED."""
+    from gagebpe._container import MIXED_VERSION
+    from gagebpe._levels import MIXED_MAX
     mixed = stream.version >= MIXED_VERSION and stream.size <= MIXED_MAX * stream.blocks
     return stream.size * (PURE_MIXED_WEIGHT if mixed else 1)
 
