@@ -132,7 +132,7 @@ def mutate(rng, seed, other):
             blob = blob[:int(rng.integers(len(blob)))]
     elif kind == "extreme":
         value = int(rng.choice([0, 1, 2**31 - 1, 2**32 - 1, 2**26, 2**26 + 1]))
-        if fmt == "gbpe" and blob[4:6] == b"\x07\x01":  # a compact block header
+        if fmt == "gbpe" and _compact_at(blob):  # a compact block header
             blob = _compact_field(blob, int(rng.integers(2)), value)
         elif fmt == "gbpe" and len(blob) >= 16 + 17:
             if rng.integers(2):  # the stream header's max block size
@@ -147,11 +147,23 @@ def mutate(rng, seed, other):
     return str(kind), bytes(blob), expected
 
 
-def _compact_field(blob, which, value):
-    """A version 7 one-block stream with its size (``which`` 0) or payload
-    size (1) written as ``value``, as a varint of any length it takes."""
+def _compact_at(blob):
+    """Where the compact block header of a one-block stream of version 7 to
+    9 begins, or 0 if ``blob`` is no such stream."""
     from gagebpe import _container
-    at = 7
+    if blob[:2] == _container.SHORT_MAGIC:
+        return len(_container.SHORT_MAGIC)
+    compact = {bytes([v, _container.ONE_BLOCK]) for v in _container.COMPACT_VERSIONS
+               if v in _container.ONE_BLOCK_VERSIONS}
+    return _container.PREAMBLE.size if bytes(blob[4:6]) in compact else 0
+
+
+def _compact_field(blob, which, value):
+    """A one-block stream of version 7 to 9 with its size (``which`` 0) or
+    payload size (1) written as ``value``, as a varint of any length it
+    takes."""
+    from gagebpe import _container
+    at = _compact_at(blob) + 1
     try:
         for _ in range(which):
             at = _container.read_varint(blob, at)[1]

@@ -1,4 +1,4 @@
-"""Small inputs against zlib -9: pieces of 64 bytes to 64 KB cut from every
+"""Small inputs against zlib -9: pieces of 16 bytes to 64 KB cut from every
 file of the corpus (and of any other directories given), each compressed
 on its own, as a small file or a small chunk is.
 
@@ -23,7 +23,7 @@ from gagebpe._levels import DEFAULT_LEVEL
 
 from _shared import CORPUS, command_line, write_readme
 
-SIZES = (64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65535)
+SIZES = (16, 32, 64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65535)
 LEVELS = (5, DEFAULT_LEVEL, 9)
 ROUNDS = 7
 

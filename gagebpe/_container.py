@@ -1,9 +1,11 @@
-"""The container format, version 8 (docs/FORMAT.md, section 3): the parts of
+"""The container format, version 9 (docs/FORMAT.md, section 3): the parts of
 a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
            | preamble block            (versions 4 to 6: a one-block stream)
            | preamble compact-block    (versions 7 and 8: a one-block stream)
+           | short-magic compact-block (version 9: a one-block stream)
+           | short-magic end-of-blocks (version 9: the empty stream)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -19,6 +21,9 @@ from typing import NamedTuple
 from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
 
 MAGIC = b"GBPE"
+# The short layout's (version 9).  Its first byte never occurs in UTF-8
+# text, and differs from MAGIC's, so two bytes tell the layouts apart.
+SHORT_MAGIC = b"\xfbG"
 FOOTER_MAGIC = b"EPBG"
 # Written: the lowest version that holds the stream.  Version 1 checks
 # blocks with CRC32, later ones with XXH64; 3 adds FILTERED, CONTEXT and
@@ -26,18 +31,22 @@ FOOTER_MAGIC = b"EPBG"
 # bytes of framing instead of 62); 5 adds
 # REPEATS, in either layout; 6 adds LZ; 7 gives a one-block stream a
 # compact block header (sizes as varints, no header check: 15 bytes of
-# framing for a chunk of a few kilobytes), which one-shot compression now
-# writes for every stream of one block; 8 adds MIXED, in either layout.
+# framing for a chunk of a few kilobytes); 8 adds MIXED, in either layout;
+# 9 adds the short layout, written for every stream of one block or none:
+# a 2-byte magic, no version or flags byte, no payload size for STORED
+# (8 to 11 bytes of framing where version 7 took 13 to 15; zlib takes 6).
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
 LZ_VERSION = 6
 COMPACT_VERSION = 7
 MIXED_VERSION = 8
-VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
+SHORT_VERSION = 9
+VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)  # of the block layout
 ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
                       MIXED_VERSION)
-COMPACT_VERSIONS = (COMPACT_VERSION, MIXED_VERSION)  # one-block streams with varint sizes
+# one-block streams with varint sizes
+COMPACT_VERSIONS = (COMPACT_VERSION, MIXED_VERSION, SHORT_VERSION)
 ONE_BLOCK = 1  # the flag of the one-block layout (ONE_BLOCK_VERSIONS)
 MAX_BLOCK_SIZE = 1 << 26
 
@@ -51,6 +60,7 @@ CODINGS[5] = CODINGS[4] + (REPEATS,)
 CODINGS[6] = CODINGS[5] + (LZ,)
 CODINGS[7] = CODINGS[6]
 CODINGS[8] = CODINGS[7] + (MIXED,)
+CODINGS[9] = CODINGS[8]
 # The version that brought each coding written since version 3.
 SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION}
 # Where a block's merge count lies in its payload (u32).
@@ -67,10 +77,11 @@ PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
 BLOCK_HEADER = struct.Struct("<BIIII")
-# Versions 7 and 8's one block: coding:u8, size and payload size as varints
-# (VARINT_BYTES at most), check of the original bytes:u32; then the payload.
+# Versions 7 to 9's one block: coding:u8, size and payload size as varints
+# (VARINT_BYTES at most; version 9 sends no payload size for STORED, whose
+# payload is its data), check of the original bytes:u32; then the payload.
 VARINT_BYTES = 4  # 28 bits: past MAX_BLOCK_SIZE
-COMPACT_HEADER_MIN = 1 + 1 + 1 + 4
+SMALLEST_STREAM = len(SHORT_MAGIC) + 1  # the empty stream
 # per block: its bytes in the stream (header included), its original size
 INDEX_ENTRY = struct.Struct("<II")
 # block count, total original size, CRC32 of the trailer before it, magic
@@ -104,13 +115,17 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The one-block stream (version 7, or 8 for a MIXED block) of
-    ``block``, framed by ``block()``."""
+    """The stream (version 9, the short layout) of ``block``, framed by
+    ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
-    version = max(COMPACT_VERSION, SINCE.get(coding, 0))
-    return (PREAMBLE.pack(MAGIC, version, ONE_BLOCK) + bytes([coding])
-            + varint(size) + varint(payload_size) + struct.pack("<I", data_check)
+    sizes = varint(size) + (varint(payload_size) if coding != STORED else b"")
+    return (SHORT_MAGIC + bytes([coding]) + sizes + struct.pack("<I", data_check)
             + block[BLOCK_HEADER.size:])
+
+
+def empty_stream():
+    """The stream of no bytes (version 9, the short layout)."""
+    return SHORT_MAGIC + bytes([END_OF_BLOCKS])
 
 
 def version_of(blocks):
@@ -241,6 +256,7 @@ class Parser:
         self.block = None  # the BlockHeader whose payload comes next
         self.index = []
         self._one_block = False
+        self._preamble_size = 0  # of a one-block stream
         self._block_header_size = BLOCK_HEADER.size  # of the block being read
 
     @property
@@ -255,14 +271,19 @@ class Parser:
         """How many bytes the next unit takes, as far as its first bytes
         ``head`` tell (one more than ``len(head)`` where they cannot)."""
         if self._state == _HEADER:
+            if bytes(head[:len(SHORT_MAGIC)]) == SHORT_MAGIC:
+                return len(SHORT_MAGIC)
             if len(head) >= PREAMBLE.size and _is_preamble(head):
                 return PREAMBLE.size
             return HEADER.size if len(head) >= PREAMBLE.size else PREAMBLE.size
         if self._state == _PAYLOAD:
             return self.block.payload_size
         if self._state == _ONE_BLOCK:
+            if self.header.version == SHORT_VERSION and (not len(head)
+                                                         or head[0] == END_OF_BLOCKS):
+                return 1
             if self.header.version in COMPACT_VERSIONS:
-                return _compact_header_size(head)
+                return _compact_header_size(head, self._size_fields(head[0]))
             return BLOCK_HEADER.size
         if self._state == _ONE_BLOCK_END:
             return 0
@@ -291,7 +312,7 @@ class Parser:
             return self._parse_block_header(view)
         if self._state == _ONE_BLOCK_END:
             self._state = _DONE
-            return End(self.index, PREAMBLE.size + self.index[0][0]), 0
+            return End(self.index, self._preamble_size + self.index[0][0]), 0
         raise ValueError("the stream has ended")
 
     def skip_payload(self):
@@ -301,7 +322,10 @@ class Parser:
 
     def _parse_header(self, view):
         # Say "not gagebpe" as soon as the bytes show it.
-        if not MAGIC.startswith(bytes(view[:len(MAGIC)])):
+        head = bytes(view[:len(MAGIC)])
+        if head.startswith(SHORT_MAGIC):
+            return self._one_block_next(SHORT_VERSION, len(SHORT_MAGIC))
+        if not (MAGIC.startswith(head) or SHORT_MAGIC.startswith(head)):
             raise GageBPEError(BAD_MAGIC)
         if len(view) >= PREAMBLE.size and _is_preamble(view):
             return self._parse_preamble(view[4], view[5])
@@ -325,10 +349,16 @@ class Parser:
         next, and then its end."""
         if flags != ONE_BLOCK:
             raise GageBPEError("reserved header bits are set")
+        return self._one_block_next(version, PREAMBLE.size)
+
+    def _one_block_next(self, version, preamble_size):
+        """The ``Header`` of a one-block stream of ``version`` whose
+        preamble (or short magic) takes ``preamble_size`` bytes."""
         self.header = Header(version, MAX_BLOCK_SIZE)
         self._one_block = True
+        self._preamble_size = preamble_size
         self._state = _ONE_BLOCK
-        return self.header, PREAMBLE.size
+        return self.header, preamble_size
 
     def _parse_block_header(self, view):
         if len(view) < BLOCK_HEADER.size:
@@ -339,18 +369,30 @@ class Parser:
         return self._block_header(coding, size, payload_size, data_check, BLOCK_HEADER.size)
 
     def _parse_compact_header(self, view):
-        """Versions 7 and 8's block header.  It has no check of its own: a wrong
-        size or coding fails the decoding or the data check."""
+        """Versions 7 to 9's block header.  It has no check of its own: a wrong
+        size or coding fails the decoding or the data check.  In version 9,
+        END_OF_BLOCKS in place of a coding ends the empty stream."""
         if not len(view):
             return None, 0
+        if self.header.version == SHORT_VERSION and view[0] == END_OF_BLOCKS:
+            self._state = _DONE
+            return End([], self._preamble_size + 1), 1
         size, at = read_varint(view, 1)
         if size is None:
             return None, 0
-        payload_size, at = read_varint(view, at)
+        if self._size_fields(view[0]) == 2:
+            payload_size, at = read_varint(view, at)
+        else:
+            payload_size = size
         if payload_size is None or len(view) < at + 4:
             return None, 0
         data_check = struct.unpack_from("<I", view, at)[0]
         return self._block_header(view[0], size, payload_size, data_check, at + 4)
+
+    def _size_fields(self, coding):
+        """How many sizes a compact block header of ``coding`` holds: in
+        version 9 a STORED block's payload size is its size, and not sent."""
+        return 1 if self.header.version == SHORT_VERSION and coding == STORED else 2
 
     def _block_header(self, coding, size, payload_size, data_check, n):
         """The block header of ``n`` bytes that holds these fields, checked."""
@@ -385,14 +427,15 @@ def _is_preamble(head):
     return head[4] in ONE_BLOCK_VERSIONS and head[5] & ONE_BLOCK
 
 
-def _compact_header_size(head):
-    """The length of the version 7 or 8 block header that begins ``head``, or
-    one more than ``len(head)`` where ``head`` does not tell it."""
+def _compact_header_size(head, fields):
+    """The length of the version 7 to 9 block header of ``fields`` sizes
+    that begins ``head``, or one more than ``len(head)`` where ``head``
+    does not tell it."""
     at = 1
-    for _ in range(2):
+    for _ in range(fields):
         value, end = read_varint(head, at)
         if value is None:
-            return max(len(head) + 1, COMPACT_HEADER_MIN)
+            return max(len(head) + 1, 1 + fields + 4)
         at = end
     return at + 4
 
@@ -422,7 +465,7 @@ def describe(fp):
     ``GageBPEError`` for malformed data, ``EOFError`` if cut short."""
     streams = []
     while True:
-        data = fp.read(PREAMBLE.size)  # no further: a stream may be that short
+        data = fp.read(SMALLEST_STREAM)  # no further: a stream may be that short
         if not data and streams:
             return streams
         parser, merges, header = Parser(), 0, None

@@ -5,7 +5,7 @@ chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
 STORED, SORTED, CONTEXT, LZ or MIXED block, or a FOLDED block over SORTED or
-CONTEXT, or a REPEATS block over any of these but LZ, in either layout) through one
+CONTEXT, or a REPEATS block over any of these but LZ, in any layout) through one
 kernel that makes every check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
 block check included.  Anything else, and every input that fails a check,
 it declines: the caller then takes the general path, which raises the
@@ -26,17 +26,18 @@ from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEXT, FOLDED,
                          FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ, LZ_VERSION, MAGIC,
                          MAX_BLOCK_SIZE, MIXED, MIXED_VERSION, ONE_BLOCK, ONE_BLOCK_VERSIONS,
-                         PREAMBLE, REPEATS, REPEATS_VERSION, SORTED, STORED, VARINT_BYTES,
-                         read_varint, trailer_size)
+                         PREAMBLE, REPEATS, REPEATS_VERSION, SHORT_MAGIC, SHORT_VERSION, SORTED,
+                         STORED, VARINT_BYTES, read_varint, trailer_size)
 from ._errors import GageBPEError
 from ._jit import PURE_PYTHON, njit
 
 _BLOCK_AT = HEADER.size  # in a stream of the block layout
-_ONE_BLOCK_AT = PREAMBLE.size  # in a one-block stream
+_ONE_BLOCK_AT = PREAMBLE.size  # in a one-block stream of versions 4 to 8
+_SHORT_AT = len(SHORT_MAGIC)  # in a stream of the short layout
 _BLOCK_HEADER = BLOCK_HEADER.size
 _TRAILER = trailer_size(1)
 _INDEX_CHECK_AT = 1 + INDEX_ENTRY.size + FOOTER.size - 8  # in the trailer
-SMALLEST = _ONE_BLOCK_AT + 7  # a compact header's least
+SMALLEST = _SHORT_AT + 6  # a one-block stream's least, payload aside (STORED, short)
 # Streams up to this size: past it, the general reader's fixed cost is
 # small beside decoding, and its threads may help.
 LARGEST = 1 << 22
@@ -45,9 +46,11 @@ _REPEATS_HEAD = _coding_repeats.HEAD.size
 TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS, LZ, MIXED)
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
+_SHORT_MAGIC = np.frombuffer(SHORT_MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
 _ONE_BLOCK_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in ONE_BLOCK_VERSIONS)
-_COMPACT_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in COMPACT_VERSIONS)
+_COMPACT_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in COMPACT_VERSIONS
+                           if version in ONE_BLOCK_VERSIONS)
 
 
 def _crc_table():
@@ -81,11 +84,20 @@ def _same(data, start, expected):
 @njit(cache=True, nogil=True)
 def _block_at(data):
     """Where the block of ``data`` starts if it is a stream of one block:
-    after the preamble in the one-block layout (ONE_BLOCK_VERSIONS), after
-    the header in the other; the header is not checked here."""
+    after the short magic in the short layout, after the preamble in the
+    one-block layout (ONE_BLOCK_VERSIONS), after the header in the other;
+    the header is not checked here."""
+    if _same(data, 0, _SHORT_MAGIC):
+        return _SHORT_AT
     if ONE_BLOCK_VERSIONS[0] <= data[4] <= ONE_BLOCK_VERSIONS[-1] and data[5] == ONE_BLOCK:
         return _ONE_BLOCK_AT
     return _BLOCK_AT
+
+
+@njit(cache=True, nogil=True)
+def _version(data):
+    """The format version of ``data``, a stream whose layout ``_frame`` took."""
+    return SHORT_VERSION if _block_at(data) == _SHORT_AT else data[4]
 
 
 @njit(cache=True, nogil=True)
@@ -107,14 +119,18 @@ def _frame(data, size):
     header and trailer passing; else ``(-1, -1, -1)``."""
     no = (-1, -1, -1)
     n = data.shape[0]
-    if n < SMALLEST or not _same(data, 0, _MAGIC) or not 0 < size <= MAX_BLOCK_SIZE:
+    if n < SMALLEST or not 0 < size <= MAX_BLOCK_SIZE:
         return no
     b = _block_at(data)
-    if b == _ONE_BLOCK_AT and data[4] >= COMPACT_VERSION:
+    if b != _SHORT_AT and not _same(data, 0, _MAGIC):
+        return no
+    if b == _SHORT_AT or (b == _ONE_BLOCK_AT and data[4] >= COMPACT_VERSION):
         declared, at = _size_field(data, b + 1)
         if at < 0 or declared != size:
             return no
-        payload_size, at = _size_field(data, at)
+        payload_size = size
+        if b != _SHORT_AT or data[b] != STORED:
+            payload_size, at = _size_field(data, at)
         if at < 0 or payload_size > size or n != at + 4 + payload_size:
             return no
         return at + 4, n, at
@@ -268,7 +284,7 @@ def _decode(data, out):
         return False
     coding = data[_block_at(data)]
     payload = data[start:end]
-    version = data[4]
+    version = _version(data)
     if coding == REPEATS:
         if version < REPEATS_VERSION or not _decode_repeats(payload, size, out):
             return False
@@ -292,10 +308,12 @@ def _declared_size(data):
     have is refused here."""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
         return 0
-    b = _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES else _BLOCK_AT
+    short = data[:_SHORT_AT] == SHORT_MAGIC
+    b = (_SHORT_AT if short else _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES
+         else _BLOCK_AT)
     if len(data) <= b or data[b] not in TAKEN:
         return 0
-    if data[4:6] in _COMPACT_PREAMBLES:
+    if short or data[4:6] in _COMPACT_PREAMBLES:
         try:
             size = read_varint(data, b + 1)[0] or 0
         except GageBPEError:  # the general path says what is wrong

@@ -117,7 +117,7 @@ class Compressor:
     parallel; the output is the same for any number of threads, and the
     same as ``compress`` gives for all the data at once (nothing is
     written before a second block begins, so that a stream of one block
-    can take the one-block layout).
+    can take the short layout).
     """
 
     def __init__(self, level=None, *, block_size=None, threads=1):
@@ -166,8 +166,9 @@ class Compressor:
         last, self._pending = self._pending, bytearray()
         blocks = self._coder.code([last]) if last else []
         self._coder.close()
-        if not self._started and len(blocks) == 1:
-            return _container.one_block_stream(blocks[0])
+        if not self._started and len(blocks) <= 1:
+            return (_container.one_block_stream(blocks[0]) if blocks
+                    else _container.empty_stream())
         out = self._framed(blocks, [len(last)] if last else [], final=True)
         return b"".join(out + [_container.trailer(self._index)])
 
@@ -195,8 +196,8 @@ class Compressor:
 
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
-    ``threads`` threads (0: one per core); data that makes one block takes
-    the one-block layout (format version 7, or 8 for a MIXED block).
+    ``threads`` threads (0: one per core); data that makes one block or
+    none takes the short layout (format version 9).
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":
@@ -212,8 +213,8 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
         sizes = [len(view) for view in views]
         blocks = coder.code(views)
     coder.close()
-    if len(blocks) == 1:  # a chunk: the short layout
-        return _container.one_block_stream(blocks[0])
+    if len(blocks) <= 1:  # a chunk: the short layout
+        return _container.one_block_stream(blocks[0]) if blocks else _container.empty_stream()
     index = [(len(block), size) for block, size in zip(blocks, sizes)]
     return (_container.stream_header(block_size, _container.version_of(blocks))
             + b"".join(blocks)

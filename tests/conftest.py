@@ -111,21 +111,38 @@ def bomb(blocks, block_size=1 << 26):
 def one_block(blob):
     """The block of the one-block stream ``blob``, header and payload,
     framed as in the block layout (``_container.block``)."""
-    assert blob[4] in _container.ONE_BLOCK_VERSIONS and blob[5] == _container.ONE_BLOCK
-    if blob[4] not in _container.COMPACT_VERSIONS:
-        return blob[_container.PREAMBLE.size:]
     parser = _container.Parser()
-    _, n = parser.parse(blob)
+    header, n = parser.parse(blob)
+    assert parser._one_block
+    if header.version not in _container.COMPACT_VERSIONS:
+        return blob[n:]
     block, m = parser.parse(blob[n:])
     head = _container.BLOCK_HEADER.pack(*block, 0)[:-4]
     return head + struct.pack("<I", zlib.crc32(head)) + blob[n + m:]
 
 
+def coding_of(blob):
+    """The coding of the one-block stream ``blob``'s block."""
+    return one_block(blob)[0]
+
+
+def version_of(blob):
+    """The format version of the stream ``blob``."""
+    return _container.Parser().parse(blob)[0].version
+
+
 def as_version(blob, version):
-    """The one-block stream ``blob`` in the one-block layout of ``version``
-    (4 to 6), with the 17-byte block header those versions have."""
-    return _container.PREAMBLE.pack(_container.MAGIC, version, _container.ONE_BLOCK) + \
-        one_block(blob)
+    """The one-block stream ``blob`` in the one-block layout of ``version``:
+    4 to 6, with the 17-byte block header those versions have, or 7 and 8,
+    with the compact one."""
+    preamble = _container.PREAMBLE.pack(_container.MAGIC, version, _container.ONE_BLOCK)
+    block = one_block(blob)
+    if version not in _container.COMPACT_VERSIONS:
+        return preamble + block
+    coding, size, payload_size, check, _ = _container.BLOCK_HEADER.unpack_from(block)
+    return (preamble + bytes([coding]) + _container.varint(size)
+            + _container.varint(payload_size) + struct.pack("<I", check)
+            + block[_container.BLOCK_HEADER.size:])
 
 
 def one_block_payload(blob):

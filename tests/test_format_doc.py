@@ -17,12 +17,12 @@ def example_stream():
 
 def test_the_example_stream_is_what_gagebpe_writes():
     blob = example_stream()
-    assert len(blob) == 57
+    assert len(blob) == 53
     assert blob == without_lz(b"ab" * 32)
     assert gagebpe.decompress(blob) == b"ab" * 32
     (info,) = gagebpe.describe(__import__("io").BytesIO(blob))
     assert (info.version, info.blocks, info.size, info.stream_bytes, info.merges) == \
-        (7, 1, 64, 57, 4)
+        (9, 1, 64, 53, 4)
 
 
 def test_the_example_in_the_block_layout_is_what_gagebpe_reads():
@@ -31,8 +31,10 @@ def test_the_example_in_the_block_layout_is_what_gagebpe_reads():
                            .expand(r"\1 \2"))
     block_header = bytes.fromhex(re.search(r"block header of section 3.3\n\(`([0-9a-f ]+)`",
                                            text).group(1))
-    block = block_header + example_stream()[13:]
+    block = block_header + example_stream()[9:]
     trailer = bytes.fromhex("00" "3d000000" "40000000" "01000000" "4000000000000000"
                             "70402991") + b"EPBG"
     assert gagebpe.decompress(header + block + trailer) == b"ab" * 32
-    assert gagebpe.decompress(example_stream()[:4] + b"\x04\x01" + block) == b"ab" * 32
+    assert gagebpe.decompress(b"GBPE\x04\x01" + block) == b"ab" * 32
+    v7 = re.search(r"after a 6-byte preamble,\n`([0-9a-f ]+)`", text).group(1)
+    assert gagebpe.decompress(bytes.fromhex(v7) + example_stream()[2:]) == b"ab" * 32

@@ -68,11 +68,13 @@ def test_a_header_declaring_2_to_the_60_bytes_allocates_nothing():
         struct.pack_into("<I", blob, at + 13, zlib.crc32(bytes(blob[at:at + 13])))
         with pytest.raises(GageBPEError, match="out of range"):
             gagebpe.decompress(bytes(blob))
-    # and in version 7's, whose sizes are varints of at most 28 bits
-    at = _container.PREAMBLE.size + 1
-    forged = tiny[:at] + _container.varint((1 << 28) - 1) + tiny[at + 1:]
-    with pytest.raises(GageBPEError, match="out of range"):
-        gagebpe.decompress(forged)
+    # and in the compact headers of versions 7 and 9, whose sizes are
+    # varints of at most 28 bits
+    for blob, at in ((tiny, len(_container.SHORT_MAGIC) + 1),
+                     (as_version(tiny, _container.COMPACT_VERSION), _container.PREAMBLE.size + 1)):
+        forged = blob[:at] + _container.varint((1 << 28) - 1) + blob[at + 1:]
+        with pytest.raises(GageBPEError, match="out of range"):
+            gagebpe.decompress(forged)
 
 
 def test_limit_refuses_a_block_before_decoding_it():

@@ -11,11 +11,11 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe import _block, _coding_lz, _container, _lz, _one_block
-from gagebpe._container import LZ, PREAMBLE
+from gagebpe._container import LZ
 from gagebpe.sample import sample
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
-                      one_block, payload_spans)
+                      as_version, coding_of, one_block, payload_spans)
 from reference import lz_decode
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "canterbury"
@@ -119,8 +119,7 @@ def pieces(n, seed=0):
 def test_level_9_codes_blocks_as_lz_where_smaller():
     source = code_like()
     blob = gagebpe.compress(source, 9)
-    assert blob[4:6] == bytes([_container.COMPACT_VERSION, _container.ONE_BLOCK])
-    assert blob[PREAMBLE.size] == LZ
+    assert coding_of(blob) == LZ
     assert len(blob) < len(gagebpe.compress(source, 8))
     assert gagebpe.decompress(blob) == source
     # the fast path of one-block streams takes it, to the same bytes
@@ -129,11 +128,11 @@ def test_level_9_codes_blocks_as_lz_where_smaller():
     assert _block.lz_may_pay(pieces(300_000), 4)
     assert not _block.lz_may_pay(sample(300_000), 4)
     blob = gagebpe.compress(pieces(300_000), 9)
-    assert blob[PREAMBLE.size] == LZ and gagebpe.decompress(blob) == pieces(300_000)
+    assert coding_of(blob) == LZ and gagebpe.decompress(blob) == pieces(300_000)
     # below level 9, large blocks are not tried as LZ
-    assert gagebpe.compress(pieces(300_000), 8)[PREAMBLE.size] != LZ
+    assert coding_of(gagebpe.compress(pieces(300_000), 8)) != LZ
     text = sample(60_000)
-    assert gagebpe.compress(text, 9)[PREAMBLE.size] != LZ
+    assert coding_of(gagebpe.compress(text, 9)) != LZ
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no Canterbury corpus at {CORPUS}")
@@ -202,7 +201,7 @@ def test_lz_blocks_are_refused_before_version_6():
     blob = gagebpe.compress(source, 9)
     block = one_block(blob)
     assert block[0] == LZ
-    as_version_5 = blob[:4] + bytes([_container.REPEATS_VERSION]) + blob[5:6] + block
+    as_version_5 = as_version(blob, _container.REPEATS_VERSION)
     with pytest.raises(gagebpe.GageBPEError, match="coding 9"):
         gagebpe.decompress(as_version_5)
     assert _one_block.decode(as_version_5, len(source)) is None
@@ -224,4 +223,4 @@ def test_corrupt_lz_streams_are_refused():
 def test_describe_gives_lz_blocks_no_merges():
     source = code_like()
     info, = gagebpe.describe(io.BytesIO(gagebpe.compress(source, 9)))
-    assert info.version == 7 and info.merges == 0
+    assert info.version == _container.SHORT_VERSION and info.merges == 0

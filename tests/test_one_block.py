@@ -25,9 +25,10 @@ def coding_of(blob):
 
 
 def both_layouts(blob):
-    """A one-block stream as written (version 7), in the one-block layout of
-    version 6, and in the block layout."""
-    return [blob, as_version(blob, _container.LZ_VERSION), block_layout(blob)]
+    """A one-block stream as written (version 9, the short layout), in the
+    one-block layouts of versions 8 and 6, and in the block layout."""
+    return [blob, as_version(blob, _container.MIXED_VERSION),
+            as_version(blob, _container.LZ_VERSION), block_layout(blob)]
 
 
 @pytest.mark.parametrize("data, level", [
@@ -85,6 +86,8 @@ def _still_valid(bad, blob):
     a one-block stream of version 4 or 5 made a later one of the same
     layout (4 to 6, or 7 to 8), which holds every block the earlier one
     does."""
+    if blob[:4] != _container.MAGIC:
+        return False
     same_layout = (bad[4] in _container.COMPACT_VERSIONS) == (blob[4] in _container.COMPACT_VERSIONS)
     return (blob[4] < bad[4] <= _container.MIXED_VERSION and blob[5] == _container.ONE_BLOCK
             and same_layout and bad[:4] + bad[5:] == blob[:4] + blob[5:])
@@ -169,15 +172,17 @@ def test_decode_into_declines_another_size():
 
 def test_a_forged_size_allocates_nothing_past_a_block():
     compact = gagebpe.compress(sample(4096))
-    size_at = _container.PREAMBLE.size + 1
-    assert compact[size_at:size_at + 2] == _container.varint(4096)
-    for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 28) - 1, (1 << 32) - 1):
-        blob = compact[:size_at] + _container.varint(forged) + compact[size_at + 2:]
-        assert _one_block._declared_size(blob) == 0
-        assert _one_block.decode(blob, BIG) is None
-        with pytest.raises(gagebpe.GageBPEError):
-            gagebpe.decompress(blob, limit=None)
-    for blob in both_layouts(compact)[1:]:
+    for stream, size_at in ((compact, len(_container.SHORT_MAGIC) + 1),
+                            (as_version(compact, _container.MIXED_VERSION),
+                             _container.PREAMBLE.size + 1)):
+        assert stream[size_at:size_at + 2] == _container.varint(4096)
+        for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 28) - 1, (1 << 32) - 1):
+            blob = stream[:size_at] + _container.varint(forged) + stream[size_at + 2:]
+            assert _one_block._declared_size(blob) == 0
+            assert _one_block.decode(blob, BIG) is None
+            with pytest.raises(gagebpe.GageBPEError):
+                gagebpe.decompress(blob, limit=None)
+    for blob in both_layouts(compact)[2:]:  # sizes of 4 bytes
         blob = bytearray(blob)
         (start, _, _), = block_spans(blob)
         for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 32) - 1):

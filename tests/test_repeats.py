@@ -11,10 +11,10 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe import _block, _coding_repeats, _container, _repeats
-from gagebpe._container import CONTEXT, PREAMBLE, REPEATS, SORTED, STORED
+from gagebpe._container import CONTEXT, REPEATS, SORTED, STORED
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
-                      one_block, one_block_payload, without_lz)
+                      as_version, coding_of, one_block, one_block_payload, without_lz)
 
 
 def noise(n, seed):
@@ -99,8 +99,7 @@ def test_copies_take_the_repeats_and_runs():
 def test_level_9_writes_repeats_where_they_pay_in_version_5():
     data = repeated(2)
     blob = gagebpe.compress(data, 9)
-    assert blob[4:6] == bytes([_container.COMPACT_VERSION, _container.ONE_BLOCK])
-    assert blob[PREAMBLE.size] == REPEATS
+    assert coding_of(blob) == REPEATS
     assert len(blob) < 0.8 * len(without_lz(data, 8))
     assert gagebpe.decompress(blob) == data
     # the block layout: version 5 from the one-shot writer too ...
@@ -206,7 +205,7 @@ def test_repeats_blocks_are_refused_before_version_5():
     blob = without_lz(repeated(5), 9)
     block = one_block(blob)
     assert block[0] == REPEATS
-    as_version_4 = blob[:4] + bytes([_container.ONE_BLOCK_VERSION]) + blob[5:6] + block
+    as_version_4 = as_version(blob, _container.ONE_BLOCK_VERSION)
     with pytest.raises(gagebpe.GageBPEError, match="coding 8"):
         gagebpe.decompress(as_version_4)
     size = _container.BLOCK_HEADER.unpack_from(block)[1]
@@ -229,11 +228,11 @@ def test_describe_counts_the_merges_inside():
     from gagebpe.sample import sample
     data = sample(20_000) + repeated(7)
     blob = gagebpe.compress(data, 9)
-    assert blob[PREAMBLE.size] == REPEATS
+    assert coding_of(blob) == REPEATS
     info, = gagebpe.describe(io.BytesIO(blob))
     coding, *_, inner = _coding_repeats.split(one_block_payload(blob), len(data))
     assert coding in (SORTED, CONTEXT)  # their merge count comes first
-    assert info.version == 7 and info.merges == struct.unpack_from("<I", inner)[0] > 0
+    assert info.version == _container.SHORT_VERSION and info.merges == struct.unpack_from("<I", inner)[0] > 0
 
 
 def test_a_stream_of_version_5_stays_readable():
@@ -243,6 +242,6 @@ def test_a_stream_of_version_5_stays_readable():
     from gagebpe.sample import sample
     data = sample(12_000) + noise(3000, 8) + sample(12_000)[2000:6000] + noise(3000, 8)[:1000]
     blob = (Path(__file__).parent / "data" / "v0.8-level9.gbpe").read_bytes()
-    assert blob[4] == _container.REPEATS_VERSION and blob[PREAMBLE.size] == REPEATS
+    assert blob[4] == _container.REPEATS_VERSION and coding_of(blob) == REPEATS
     assert gagebpe.decompress(blob) == data
     assert _one_block.decode(blob, len(data)) == data
