@@ -24,9 +24,9 @@ Encoding is a pipeline, top to bottom:
    LZ_SAMPLE_GAIN, and keep that where it is smaller.  Levels 1-8 code a
    block under LZ_ALONE_BELOW bytes as LZ alone (no steps 1-7) unless it
    looks like data a grammar codes better (``lz_alone_pays``);
-9. at levels 6-9, code a block of at most MIXED_MAX bytes MIXED too
-   (``_coding_mixed``: each bit by a context-mixing model), and keep that
-   where it is smaller.
+9. at levels 6-9, code a block of at most MIXED_MAX bytes MIXED_MATCH too
+   (``_coding_mixed``: each bit by a context-mixing model with a match
+   model), and keep that where it is smaller.
 
 Framing and checking the block is the container's (``_container``).
 Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
@@ -43,15 +43,15 @@ import numpy as np
 from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
                _coding_lz, _coding_mixed, _coding_packed, _coding_repeats, _coding_sorted,
                _coding_stored, _filter, _grammar, _prefix)
-from ._container import (CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, MIXED, PACKED, REPEATS, SORTED,
-                         STORED)
+from ._container import (CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, MIXED, MIXED_MATCH, PACKED,
+                         REPEATS, SORTED, STORED)
 from ._errors import UNKNOWN_CODING, GageBPEError
 from ._levels import MIXED_MAX
 
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
             HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode,
             CONTEXT: _coding_context.decode, LZ: _coding_lz.decode,
-            MIXED: _coding_mixed.decode}
+            MIXED: _coding_mixed.decode, MIXED_MATCH: _coding_mixed.decode_matched}
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
@@ -181,7 +181,7 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     where ``lz_may_pay``.  ``by_gain``: also build the block's grammar by
     gain (``_grammar.build``), and keep that where it codes smaller,
     unless the block has a filter's lag.  ``mixed``: also code a block of
-    at most MIXED_MAX bytes as MIXED, and keep that if smaller.
+    at most MIXED_MAX bytes as MIXED_MATCH, and keep that if smaller.
     ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
@@ -190,7 +190,7 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
                       more_counts, repeats, lz, by_gain)
         payload = _coding_mixed.encode(data) if len(data) <= MIXED_MAX else None
-        return (MIXED, payload) if payload and len(payload) < len(best[1]) else best
+        return (MIXED_MATCH, payload) if payload and len(payload) < len(best[1]) else best
     if lz == "small" and len(data) < LZ_ALONE_BELOW and lz_alone_pays(data):
         payload = _coding_lz.encode(data, quick=True)
         return (LZ, payload) if len(payload) < len(data) else (STORED, data)

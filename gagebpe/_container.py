@@ -34,7 +34,8 @@ FOOTER_MAGIC = b"EPBG"
 # framing for a chunk of a few kilobytes); 8 adds MIXED, in either layout;
 # 9 adds the short layout, written for every stream of one block or none:
 # a 2-byte magic, no version or flags byte, no payload size for STORED
-# (8 to 11 bytes of framing where version 7 took 13 to 15; zlib takes 6).
+# (8 to 11 bytes of framing where version 7 took 13 to 15; zlib takes 6),
+# and MIXED_MATCH, in either layout.
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
@@ -42,7 +43,8 @@ LZ_VERSION = 6
 COMPACT_VERSION = 7
 MIXED_VERSION = 8
 SHORT_VERSION = 9
-VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)  # of the block layout
+MATCH_VERSION = SHORT_VERSION  # 9 brought both
+VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
                       MIXED_VERSION)
 # one-block streams with varint sizes
@@ -52,7 +54,7 @@ MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
 (END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED, REPEATS,
- LZ, MIXED) = range(11)
+ LZ, MIXED, MIXED_MATCH) = range(12)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
            3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
 CODINGS[4] = CODINGS[3]
@@ -60,9 +62,10 @@ CODINGS[5] = CODINGS[4] + (REPEATS,)
 CODINGS[6] = CODINGS[5] + (LZ,)
 CODINGS[7] = CODINGS[6]
 CODINGS[8] = CODINGS[7] + (MIXED,)
-CODINGS[9] = CODINGS[8]
+CODINGS[9] = CODINGS[8] + (MIXED_MATCH,)
 # The version that brought each coding written since version 3.
-SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION}
+SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION,
+         MIXED_MATCH: MATCH_VERSION}
 # Where a block's merge count lies in its payload (u32).
 MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, CONTEXT: 0}
 # The codings around another: where the inner coding's number and its
@@ -178,7 +181,7 @@ def trailer_size(n_blocks):
 def merge_count(coding, payload_head):
     """The number of merges of a block, from its coding and the first
     MERGE_COUNT_END bytes of its payload (fewer if it has fewer)."""
-    if coding in (STORED, LZ, MIXED):
+    if coding in (STORED, LZ, MIXED, MIXED_MATCH):
         return 0
     if coding in INNER_AT:
         coding_at, inner_at = INNER_AT[coding]

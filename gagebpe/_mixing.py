@@ -11,9 +11,18 @@ fast as the data arrives, which is what a block of a few hundred bytes
 needs, and costs about 100 ns a byte each way, which only such a block can
 afford.
 
+With ``match`` (the MIXED_MATCH coding, format version 9), one more input
+joins the mix: a match model, which finds the last earlier occurrence of
+the 3 bytes before, and predicts that the bytes after it come again, as
+sure as that prediction has proved at the match's length.  Binary data
+and text of a kilobyte or two repeat themselves at a distance the order-3
+context forgets.  Without ``match`` the input is 0 and the model is
+exactly MIXED's.
+
 Every number here is an integer so that encoder and decoder, on any
 machine, make the same predictions: the format specifies them exactly.
-One kernel runs both ways (``run``), so they cannot drift apart.
+The encoder and decoder share every step of the model, so they cannot
+drift apart.
 
 Imports ``_jit``.
 """
@@ -23,7 +32,8 @@ from ._jit import njit
 
 ORDERS = 4  # contexts of the last 0, 1, 2 and 3 bytes
 HASHED = ORDERS - 1  # the orders 1-3 share a hashed table each
-INPUTS = ORDERS + 1  # one more input: the bias
+INPUTS = ORDERS + 2  # two more inputs: the bias, and the match model's
+BIAS_AT, MATCH_AT = ORDERS, ORDERS + 1
 BIAS = 64
 # A context's probability (16 bits) moves towards each bit it sees by
 # 1 / (n + 1/2) after its n-th, n capped at LIMIT: fast at first, then
@@ -42,6 +52,16 @@ SLOT_BITS_EXTRA = 5
 MIN_SLOT_BITS = 10
 MAX_SIZE = 1 << 16
 MAX_SLOT_BITS = 22  # slot_bits(MAX_SIZE)
+# The match model: the position after each 3 bytes' last occurrence, in
+# twice as many slots as the block has bytes, at most 2^MAX_MATCH_BITS (a
+# table cleared per block costs its size, and a 2 KiB block's is 16 KB); a
+# match is trusted by its length (MIN_MATCH up to MAX_MATCH, each with its
+# own learnt probability, starting at MATCH_START), and has its own
+# weights while it predicts.
+MAX_MATCH_BITS = 16
+MIN_MATCH = 3
+MAX_MATCH = 15
+MATCH_START = 49152
 CONTEXT_HASH = 0x9E3779B1
 BIT_HASH = 0x6F4F2A35
 MASK32 = 0xFFFFFFFF
@@ -90,17 +110,30 @@ def slot_bits(size):
 
 
 @njit(cache=True, nogil=True)
-def _model(bits):
+def match_bits(size):
+    """log2 of the match model's slots for a block of ``size`` bytes."""
+    bits = 1
+    while size >> (bits - 1):
+        bits += 1
+    return min(MAX_MATCH_BITS, bits)
+
+
+@njit(cache=True, nogil=True)
+def _model(bits, match):
     """A model that has seen nothing, with hashed tables of 2^``bits`` slots:
     ``(order-0 probabilities, their counts, hashed probabilities, their
-    counts, weights, inputs, slots, context hashes)``."""
+    counts, weights, inputs, slots, context hashes, match positions, match
+    probabilities, their counts)``; the match table, of 2^``match`` slots,
+    only where ``match`` is not 0."""
     inputs = np.zeros(INPUTS, np.int64)
-    inputs[ORDERS] = BIAS
+    inputs[BIAS_AT] = BIAS
     return (np.full(256, 32768, np.int64), np.zeros(256, np.int64),
             np.full((HASHED, 1 << bits), 32768, np.uint16),
             np.zeros((HASHED, 1 << bits), np.uint8),
-            np.full((ORDERS + 1, INPUTS), WEIGHT_START, np.int64), inputs,
-            np.zeros(HASHED, np.int64), np.zeros(HASHED, np.int64))
+            np.full((2 * (ORDERS + 1), INPUTS), WEIGHT_START, np.int64), inputs,
+            np.zeros(HASHED, np.int64), np.zeros(HASHED, np.int64),
+            np.zeros(1 << match if match else 1, np.int32),
+            np.full(MAX_MATCH + 1, MATCH_START, np.int64), np.zeros(MAX_MATCH + 1, np.int64))
 
 
 @njit(inline="always")
@@ -114,11 +147,62 @@ def _next_byte(model, history):
 
 
 @njit(inline="always")
-def _predict(model, partial, shift):
-    """``(p, known)``: the 12-bit probability that the next bit is 1, after
-    the byte's bits ``partial`` (under a leading 1), and how many of the
-    contexts have been seen (which weights mixed them)."""
-    order0, seen0, probs, seen, weights, inputs, slots, hashes = model
+def _next_match(model, block, i, history, at, length, shift):
+    """The match for byte ``i`` of ``block``, whose bytes before it are
+    known, after the match ``(at, length)`` for the byte before:
+    ``(at, length)``, ``block[at]`` the byte it predicts, length 0 for none.
+    A match that held goes on a byte; else the last earlier occurrence of
+    the 3 bytes before (``history``) is one, if at least MIN_MATCH bytes
+    before it agree.  Either way that occurrence becomes the last.  ``shift``:
+    32 less log2 of the match table's slots."""
+    last = model[8]
+    if length:
+        at += 1
+        length = min(length + 1, MAX_MATCH)
+    if i >= 3:
+        h = ((history * CONTEXT_HASH) & MASK32) >> shift
+        if length == 0 and last[h]:
+            start = np.int64(last[h]) - 1
+            k = 0
+            while k < MAX_MATCH and k < start and block[start - 1 - k] == block[i - 1 - k]:
+                k += 1
+            if k >= MIN_MATCH:
+                at, length = start, k
+        last[h] = i + 1
+    return at, length
+
+
+@njit(inline="always")
+def _match_input(model, length, expected):
+    """The match model's input: its prediction that the next bit is
+    ``expected``, as sure as matches of ``length`` have proved; 0 with no
+    match."""
+    if length == 0:
+        return 0
+    d = STRETCH[model[9][length] >> 4]
+    return d if expected else -d
+
+
+@njit(inline="always")
+def _learn_match(model, length, expected, bit):
+    """Teach the match model whether ``bit`` was the ``expected`` one: the
+    match's length after (0 once it fails)."""
+    if length == 0:
+        return 0
+    probs, seen = model[9], model[10]
+    n = min(seen[length] + 1, LIMIT)
+    seen[length] = n
+    probs[length] += (((65535 if bit == expected else 0) - probs[length]) * RATE[n]) >> 16
+    return length if bit == expected else 0
+
+
+@njit(inline="always")
+def _predict(model, partial, shift, match_input, matching):
+    """``(p, mixer)``: the 12-bit probability that the next bit is 1, after
+    the byte's bits ``partial`` (under a leading 1), and the weights that
+    mixed it: chosen by how many of the contexts have been seen, and
+    whether a match predicts (``matching``, 0 or 1)."""
+    order0, seen0, probs, seen, weights, inputs, slots, hashes, _, _, _ = model
     known = min(seen0[partial], 1)
     inputs[0] = STRETCH[order0[partial] >> 4] * known
     for k in range(HASHED):
@@ -127,20 +211,22 @@ def _predict(model, partial, shift):
         was = min(np.int64(seen[k, slot]), 1)
         inputs[k + 1] = STRETCH[probs[k, slot] >> 4] * was
         known += was
+    inputs[MATCH_AT] = match_input
+    mixer = known + (ORDERS + 1) * matching
     dot = 0
     for m in range(INPUTS):
-        dot += weights[known, m] * inputs[m]
+        dot += weights[mixer, m] * inputs[m]
     d = min(max(dot >> 16, -2047), 2047)
-    return min(max(SQUASH[d + 2047], 1), 4095), known
+    return min(max(SQUASH[d + 2047], 1), 4095), mixer
 
 
 @njit(inline="always")
-def _learn(model, partial, known, p, bit):
+def _learn(model, partial, mixer, p, bit):
     """Teach the model that ``bit`` followed, where it predicted ``p``."""
-    order0, seen0, probs, seen, weights, inputs, slots, hashes = model
+    order0, seen0, probs, seen, weights, inputs, slots, hashes, _, _, _ = model
     error = ((bit << 12) - p) * LEARNING
     for m in range(INPUTS):
-        weights[known, m] += (inputs[m] * error) >> 16
+        weights[mixer, m] += (inputs[m] * error) >> 16
     target = 65535 * bit
     n = min(seen0[partial] + 1, LIMIT)
     seen0[partial] = n
@@ -154,7 +240,7 @@ def _learn(model, partial, known, p, bit):
 
 
 @njit(inline="always")
-def _take(model, partial, known, p, bit, low, high):
+def _take(model, partial, mixer, p, bit, low, high):
     """Narrow the coder's interval ``low .. high`` to ``bit``, which had
     probability ``p``, and teach the model: ``(low, high, partial)``."""
     middle = low + ((high - low) >> 12) * p
@@ -162,7 +248,7 @@ def _take(model, partial, known, p, bit, low, high):
         high = middle
     else:
         low = middle + 1
-    _learn(model, partial, known, p, bit)
+    _learn(model, partial, mixer, p, bit)
     return low, high, (partial << 1) | bit
 
 
@@ -178,20 +264,28 @@ def _shifted(low, high):
 
 
 @njit(cache=True, nogil=True)
-def encode(block, payload):
-    """Code ``block`` into ``payload``; the payload's length, or -1 if it
-    would not fit."""
+def encode(block, payload, match):
+    """Code ``block`` into ``payload``, with the match model if ``match``;
+    the payload's length, or -1 if it would not fit."""
     bits = slot_bits(block.shape[0])
-    model, shift = _model(bits), 32 - bits
+    mbits = match_bits(block.shape[0]) if match else 0
+    model, shift = _model(bits, mbits), 32 - bits
     low, high, at, history = 0, MASK32, 0, 0
+    ptr, length = 0, 0
     for i in range(block.shape[0]):
         _next_byte(model, history)
+        if match:
+            ptr, length = _next_match(model, block, i, history, ptr, length, 32 - mbits)
+        expected = np.int64(block[ptr]) if length else 0
         byte = np.int64(block[i])
         partial = 1
         for j in range(8):
-            p, known = _predict(model, partial, shift)
-            low, high, partial = _take(model, partial, known, p, (byte >> (7 - j)) & 1,
-                                       low, high)
+            want = (expected >> (7 - j)) & 1
+            p, mixer = _predict(model, partial, shift, _match_input(model, length, want),
+                                min(length, 1))
+            bit = (byte >> (7 - j)) & 1
+            low, high, partial = _take(model, partial, mixer, p, bit, low, high)
+            length = _learn_match(model, length, want, bit)
             while _settled(low, high):
                 if at >= payload.shape[0]:
                     return -1
@@ -206,24 +300,33 @@ def encode(block, payload):
 
 
 @njit(cache=True, nogil=True)
-def decode(payload, block):
-    """Decode ``payload`` into ``block`` (its length says how many bytes);
-    0, or a PROBLEMS index.  Bytes past the payload read as 255."""
+def decode(payload, block, match):
+    """Decode ``payload`` into ``block`` (its length says how many bytes),
+    with the match model if ``match``; 0, or a PROBLEMS index.  Bytes past
+    the payload read as 255."""
     if block.shape[0] > MAX_SIZE:
         return 2
     bits = slot_bits(block.shape[0])
-    model, shift, n = _model(bits), 32 - bits, payload.shape[0]
+    mbits = match_bits(block.shape[0]) if match else 0
+    model, shift, n = _model(bits, mbits), 32 - bits, payload.shape[0]
     low, high, x, at, history = 0, MASK32, 0, 0, 0
+    ptr, length = 0, 0
     for _ in range(4):
         x = (x << 8) | (np.int64(payload[at]) if at < n else 255)
         at += 1
     for i in range(block.shape[0]):
         _next_byte(model, history)
+        if match:
+            ptr, length = _next_match(model, block, i, history, ptr, length, 32 - mbits)
+        expected = np.int64(block[ptr]) if length else 0
         partial = 1
-        for _ in range(8):
-            p, known = _predict(model, partial, shift)
+        for j in range(8):
+            want = (expected >> (7 - j)) & 1
+            p, mixer = _predict(model, partial, shift, _match_input(model, length, want),
+                                min(length, 1))
             bit = 1 if x <= low + ((high - low) >> 12) * p else 0
-            low, high, partial = _take(model, partial, known, p, bit, low, high)
+            low, high, partial = _take(model, partial, mixer, p, bit, low, high)
+            length = _learn_match(model, length, want, bit)
             while _settled(low, high):
                 if at > n + 2:  # past where any payload's coded bits end
                     return 1

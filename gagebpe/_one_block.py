@@ -4,7 +4,7 @@ numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
-STORED, SORTED, CONTEXT, LZ or MIXED block, or a FOLDED block over SORTED or
+STORED, SORTED, CONTEXT, LZ, MIXED or MIXED_MATCH block, or a FOLDED block over SORTED or
 CONTEXT, or a REPEATS block over any of these but LZ, in any layout) through one
 kernel that makes every check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
 block check included.  Anything else, and every input that fails a check,
@@ -25,7 +25,8 @@ from ._coded_sequence import u32
 from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEXT, FOLDED,
                          FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ, LZ_VERSION, MAGIC,
-                         MAX_BLOCK_SIZE, MIXED, MIXED_VERSION, ONE_BLOCK, ONE_BLOCK_VERSIONS,
+                         MATCH_VERSION, MAX_BLOCK_SIZE, MIXED, MIXED_MATCH, MIXED_VERSION,
+                         ONE_BLOCK, ONE_BLOCK_VERSIONS,
                          PREAMBLE, REPEATS, REPEATS_VERSION, SHORT_MAGIC, SHORT_VERSION, SORTED,
                          STORED, VARINT_BYTES, read_varint, trailer_size)
 from ._errors import GageBPEError
@@ -43,7 +44,7 @@ SMALLEST = _SHORT_AT + 6  # a one-block stream's least, payload aside (STORED, s
 LARGEST = 1 << 22
 _FOLDED_HEAD = _coding_folded.HEAD.size
 _REPEATS_HEAD = _coding_repeats.HEAD.size
-TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS, LZ, MIXED)
+TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS, LZ, MIXED, MIXED_MATCH)
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _SHORT_MAGIC = np.frombuffer(SHORT_MAGIC, np.uint8)
@@ -146,7 +147,7 @@ def _frame(data, size):
     if n < _BLOCK_AT + _BLOCK_HEADER + _TRAILER or u32(data, 12) != _crc32(data, 0, 12):
         return no
     version, flags, reserved = data[4], data[5], data[6] | data[7]
-    if not 2 <= version <= MIXED_VERSION or flags or reserved:
+    if not 2 <= version <= MATCH_VERSION or flags or reserved:
         return no
     if not size <= u32(data, 8) <= MAX_BLOCK_SIZE:
         return no
@@ -291,8 +292,9 @@ def _decode(data, out):
     elif coding == LZ:
         if version < LZ_VERSION or _lz.decode_payload(payload, out) != 0:
             return False
-    elif coding == MIXED:
-        if version < MIXED_VERSION or _mixing.decode(payload, out) != 0:
+    elif coding == MIXED or coding == MIXED_MATCH:
+        if (version < (MIXED_VERSION if coding == MIXED else MATCH_VERSION)
+                or _mixing.decode(payload, out, coding == MIXED_MATCH) != 0):
             return False
     elif (coding == CONTEXT or coding == FOLDED) and version < 3:  # 3 brought them
         return False

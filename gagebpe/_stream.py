@@ -184,10 +184,11 @@ class Compressor:
         if not self._started:
             self._started = True
             # Written before the later blocks are known, unless these are
-            # the last: every level may write an LZ block (levels 6-9 MIXED,
-            # level 9 REPEATS too), so version 6 (8) whether or not it does.
+            # the last: every level may write an LZ block (levels 6-9
+            # MIXED_MATCH, level 9 REPEATS too), so version 6 (9) whether or
+            # not it does.
             version = (_container.version_of(blocks) if final
-                       else _container.MIXED_VERSION if self._coder.level.mixed
+                       else _container.MATCH_VERSION if self._coder.level.mixed
                        else _container.LZ_VERSION)
             out.append(_container.stream_header(self._block_size, version))
         self._index += [(len(block), size) for block, size in zip(blocks, sizes)]

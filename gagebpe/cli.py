@@ -34,7 +34,7 @@ PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
 PURE_COMPRESS_BELOW = 2 << 10
 PURE_EXPAND_BELOW = 32 << 10
 # Except MIXED blocks, which plain Python decodes at about 5 KB/s: a stream
-# that may hold them (format version 8, blocks of at most MIXED_MAX bytes)
+# that may hold them (format version 8 on, blocks of at most MIXED_MAX bytes)
 # counts this many times its size.
 PURE_MIXED_WEIGHT = 12
 # Level 9 codes a block a dozen ways (grammars at three counts, by gain,

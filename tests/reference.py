@@ -2,7 +2,7 @@
 the most frequent pair, count = non-overlapping occurrences, left to right;
 ties to the smallest pair, while it occurs at least ``min_count`` times),
 the word-level and byte-level trainers, and decoders of Gage's 1994 format
-and of LZ and MIXED payloads written from their descriptions in
+and of LZ, MIXED and MIXED_MATCH payloads written from their descriptions in
 docs/FORMAT.md."""
 
 
@@ -297,7 +297,7 @@ def lz_decode(payload, size):
     return bytes(out)
 
 
-# MIXED (docs/FORMAT.md section 4.12), step by step as the text says.
+# MIXED and MIXED_MATCH (docs/FORMAT.md sections 4.12 and 4.13), step by step as the text says.
 SQUASH_POINTS = [1, 2, 4, 6, 10, 17, 27, 45, 74, 120, 194, 311, 488, 747, 1102, 1546, 2048,
                  2550, 2994, 3349, 3608, 3785, 3902, 3976, 4022, 4051, 4069, 4079, 4086, 4090,
                  4092, 4094, 4095]
@@ -314,30 +314,47 @@ for _q in range(4096):
     STRETCH.append(next((d for d in range(-2047, 2048) if squash(d) >= _q), 2047))
 
 
-def mixed_decode(payload, size):
+def mixed_decode(payload, size, match=False):
     """The block's bytes, or None where the payload does not end exactly
-    where its coded bits do."""
+    where its coded bits do; a MIXED_MATCH block if ``match``."""
     B = min(22, max(10, size.bit_length() + 5))
     tables = [[[32768, 0] for _ in range(256)]] + [{} for _ in range(3)]
-    W = [[19661] * 5 for _ in range(5)]
+    W = [[19661] * 6 for _ in range(10)]
     h, out = 0, bytearray()
     low, high, shifted = 0, 2**32 - 1, 0
+    L, a, length = {}, 0, 0
+    Q, N = [49152] * 16, [0] * 16
 
     def byte_at(k):
         return payload[k] if k < len(payload) else 255
 
     x = int.from_bytes(bytes(byte_at(k) for k in range(4)), "big")
-    for _ in range(size):
+    for i in range(size):
+        if match:
+            if length:
+                a, length = a + 1, min(length + 1, 15)
+            if i >= 3:
+                g = (h * 0x9E3779B1 % 2**32) >> (32 - min(16, size.bit_length() + 1))
+                if length == 0 and g in L:
+                    j, k = L[g], 0
+                    while k < 15 and k < j and out[j - 1 - k] == out[i - 1 - k]:
+                        k += 1
+                    if k >= 3:
+                        a, length = j, k
+                L[g] = i
+        expected = out[a] if length else 0
         H = [None] + [((h % 2 ** (8 * k)) + k * 2**24) * 0x9E3779B1 % 2**32 for k in (1, 2, 3)]
         c = 1
-        for _ in range(8):
+        for bit in range(8):
+            u = (expected >> (7 - bit)) & 1
             entries = [tables[0][c]]
             for k in (1, 2, 3):
                 slot = ((H[k] + c * 0x6F4F2A35) % 2**32) >> (32 - B)
                 entries.append(tables[k].setdefault(slot, [32768, 0]))
-            xs = [STRETCH[q >> 4] if n > 0 else 0 for q, n in entries] + [64]
-            s = sum(1 for _, n in entries if n > 0)
-            p = min(max(squash(sum(W[s][m] * xs[m] for m in range(5)) >> 16), 1), 4095)
+            xm = (STRETCH[Q[length] >> 4] * (1 if u else -1)) if length else 0
+            xs = [STRETCH[q >> 4] if n > 0 else 0 for q, n in entries] + [64, xm]
+            s = sum(1 for _, n in entries if n > 0) + (5 if length else 0)
+            p = min(max(squash(sum(W[s][m] * xs[m] for m in range(6)) >> 16), 1), 4095)
             mid = low + ((high - low) >> 12) * p
             y = 1 if x <= mid else 0
             if y:
@@ -345,11 +362,16 @@ def mixed_decode(payload, size):
             else:
                 low = mid + 1
             e = (4096 * y - p) * 82
-            for m in range(5):
+            for m in range(6):
                 W[s][m] += (xs[m] * e) >> 16
             for entry in entries:
                 entry[1] = min(entry[1] + 1, 30)
                 entry[0] += ((65535 * y - entry[0]) * (131072 // (2 * entry[1] + 1))) >> 16
+            if length:
+                N[length] = min(N[length] + 1, 30)
+                Q[length] += ((65535 * (y == u) - Q[length]) * (131072 // (2 * N[length] + 1))) >> 16
+                if y != u:
+                    length = 0
             c = 2 * c + y
             while low >> 24 == high >> 24:
                 low, high = (low << 8) % 2**32, ((high << 8) % 2**32) + 255

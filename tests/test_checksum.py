@@ -57,7 +57,7 @@ def test_new_streams_take_the_lowest_version_that_holds_them():
     assert gagebpe.compress(b"") == _container.SHORT_MAGIC + b"\x00"
     random = np.random.default_rng(0).bytes(512)
     assert gagebpe.compress(random, block_size=256)[4] == 3  # STORED
-    # MIXED codes the rising bytes' high bits in fewer than 8 bits each
-    assert gagebpe.compress(bytes(range(256)) * 2, block_size=256)[4] == _container.MIXED_VERSION
-    # levels 1-5 write no MIXED blocks
+    # MIXED_MATCH codes the rising bytes' high bits in fewer than 8 bits each
+    assert gagebpe.compress(bytes(range(256)) * 2, block_size=256)[4] == _container.MATCH_VERSION
+    # levels 1-5 write no MIXED_MATCH blocks
     assert gagebpe.compress(b"abc" * 100, 5, block_size=100)[4] == _container.LZ_VERSION

@@ -105,7 +105,7 @@ def header(magic=b"GBPE", version=3, flags=0, reserved=0, max_block=1 << 20, crc
     (header(magic=b"GZIP"), "bad magic"),
     (header(crc=0), "header check"),
     (header(version=0), "unsupported format version"),
-    (header(version=9), "unsupported format version"),
+    (header(version=10), "unsupported format version"),
     (header(flags=1), "reserved"),
     (header(version=4, flags=2), "reserved"),
     (header(version=4, flags=3), "reserved"),

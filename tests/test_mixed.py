@@ -1,5 +1,6 @@
-"""The MIXED coding (format version 8): small blocks coded bit by bit by a
-context-mixing model, at level 9."""
+"""The MIXED and MIXED_MATCH codings (format versions 8 and 9): small blocks
+coded bit by bit by a context-mixing model, MIXED_MATCH's with a match
+model, at levels 6 to 9."""
 import struct
 import zlib
 from pathlib import Path
@@ -20,43 +21,62 @@ BIG = 1 << 30
 STORED_STREAM = Path(__file__).parent / "data" / "v0.11-level9.gbpe"
 
 
-def coded(data):
+def coded(data, match=True):
     """The kernel's payload for ``data``, however large."""
     out = np.empty(2 * len(data) + 16, np.uint8)
-    n = _mixing.encode(np.frombuffer(data, np.uint8), out)
+    n = _mixing.encode(np.frombuffer(data, np.uint8), out, match)
     assert n > 0
     return out[:n].tobytes()
 
 
-def decoded(payload, size):
+def decoded(payload, size, match=True):
     out = np.empty(size, np.uint8)
-    problem = _mixing.decode(np.frombuffer(payload, np.uint8), out)
+    problem = _mixing.decode(np.frombuffer(payload, np.uint8), out, match)
     return problem, out.tobytes()
 
 
-@given(byte_strings(3000).filter(len))
-def test_the_kernel_decodes_what_it_codes(data):
-    assert decoded(coded(data), len(data)) == (0, data)
+@given(byte_strings(3000).filter(len), st.booleans())
+def test_the_kernel_decodes_what_it_codes(data, match):
+    assert decoded(coded(data, match), len(data), match) == (0, data)
 
 
-@given(st.binary(min_size=1, max_size=300), st.data())
-def test_the_kernel_refuses_a_payload_that_ends_elsewhere(data, draw):
-    payload = coded(data)
+@given(st.binary(min_size=1, max_size=300), st.booleans(), st.data())
+def test_the_kernel_refuses_a_payload_that_ends_elsewhere(data, match, draw):
+    payload = coded(data, match)
+    # a block has one payload (another may decode, to other bytes, which
+    # the block check refuses)
     longer = payload + bytes([draw.draw(st.integers(0, 255))])
-    assert decoded(longer, len(data))[0] != 0
-    assert decoded(payload[:-1], len(data)) != (0, data)
+    assert decoded(longer, len(data), match) != (0, data)
+    assert decoded(payload[:-1], len(data), match) != (0, data)
 
 
 def test_the_kernel_refuses_a_block_over_its_largest():
-    assert _mixing.decode(np.zeros(4, np.uint8), np.empty(_mixing.MAX_SIZE + 1, np.uint8)) == 2
+    for match in (False, True):
+        block = np.empty(_mixing.MAX_SIZE + 1, np.uint8)
+        assert _mixing.decode(np.zeros(4, np.uint8), block, match) == 2
 
 
+# with repeats at a distance, as the match model finds them
+HEADERS = (b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x03\x00>\x00" + bytes(range(40)) * 3
+           + b"\0" * 200 + bytes(range(40)) + b"\x01\x02\x03" * 20)
+
+
+@pytest.mark.parametrize("match", [False, True])
 @pytest.mark.parametrize("data", [sample(700), b"abracadabra " * 30, bytes(range(256)),
-                                  b"\0" * 500 + b"\1"])
-def test_a_decoder_written_from_the_format_text_agrees(data):
-    payload = coded(data)
-    assert mixed_decode(payload, len(data)) == data
-    assert mixed_decode(payload + b"\0", len(data)) is None
+                                  b"\0" * 500 + b"\1", HEADERS])
+def test_a_decoder_written_from_the_format_text_agrees(data, match):
+    payload = coded(data, match)
+    assert mixed_decode(payload, len(data), match) == data
+    assert mixed_decode(payload + b"\0", len(data), match) != data
+
+
+def test_the_match_model_codes_repeats_smaller_and_nothing_else_differently():
+    # text said twice: its 3-byte contexts are ambiguous, the match is not
+    twice = sample(600) * 2
+    assert len(coded(twice)) < 0.8 * len(coded(twice, False))
+    assert len(coded(HEADERS)) < len(coded(HEADERS, False))
+    # no 3 bytes repeated: no match, the same model
+    assert coded(bytes(range(256))) == coded(bytes(range(256)), False)
 
 
 def test_the_model_is_exactly_the_documented_one():
@@ -75,10 +95,10 @@ SQUASH_POINTS_DOC = [1, 2, 4, 6, 10, 17, 27, 45, 74, 120, 194, 311, 488, 747, 11
 def test_levels_6_to_9_code_a_small_text_mixed():
     data = sample(1500)
     blob = gagebpe.compress(data, 9)
-    assert coding_of(blob) == _container.MIXED
+    assert coding_of(blob) == _container.MIXED_MATCH
     assert len(blob) < 0.95 * len(gagebpe.compress(data, 5))
     for level in (6, 7, 8):
-        assert coding_of(gagebpe.compress(data, level)) == _container.MIXED
+        assert coding_of(gagebpe.compress(data, level)) == _container.MIXED_MATCH
     assert gagebpe.decompress(blob) == data
     assert _one_block.decode(blob, BIG) == data
     # the same block in the block layout, through the general reader
@@ -91,9 +111,9 @@ def test_levels_6_to_9_code_a_small_text_mixed():
 def test_levels_1_to_5_and_large_blocks_are_not_mixed():
     data = sample(1500)
     for level in range(1, 6):
-        assert coding_of(gagebpe.compress(data, level)) != _container.MIXED
+        assert coding_of(gagebpe.compress(data, level)) != _container.MIXED_MATCH
     big = sample(_block.MIXED_MAX + 1)
-    assert coding_of(gagebpe.compress(big, 9)) != _container.MIXED
+    assert coding_of(gagebpe.compress(big, 9)) != _container.MIXED_MATCH
 
 
 def test_incompressible_small_blocks_stay_stored():
@@ -119,19 +139,31 @@ def small_pieces():
 def test_small_inputs_code_no_larger_than_zlib_9(level):
     """Issue 16's small inputs: at the default level and level 9 every piece
     of 64 bytes to 2 KB of the corpus is at most as large as zlib -9 makes
-    it (MIXED, and the short layout's 8 to 11 bytes of framing)."""
+    it (MIXED_MATCH, and the short layout's 8 to 11 bytes of framing)."""
     pieces = list(small_pieces())
     larger = [len(gagebpe.compress(p, level)) - len(zlib.compress(p, 9)) for p in pieces]
     assert max(larger) <= 0, [p[:20] for p, excess in zip(pieces, larger) if excess > 0]
 
 
-def test_a_mixed_block_needs_version_8():
-    blob = gagebpe.compress(sample(1000), 9)
-    assert coding_of(blob) == _container.MIXED
-    blob = as_version(blob, _container.COMPACT_VERSION)
-    assert _one_block.decode(bytes(blob), BIG) is None
-    with pytest.raises(gagebpe.GageBPEError, match="coding"):
-        gagebpe.decompress(bytes(blob))
+def test_a_mixed_block_needs_version_8_and_a_mixed_match_block_9():
+    data = sample(1000)
+    blob = gagebpe.compress(data, 9)
+    assert coding_of(blob) == _container.MIXED_MATCH
+    mixed = _container.one_block_stream(_container.block(
+        _container.MIXED, _coding_mixed.encode(data, match=False), data))
+    for blob, since in ((blob, _container.MATCH_VERSION), (mixed, _container.MIXED_VERSION)):
+        assert gagebpe.decompress(blob) == data
+        for version in (_container.COMPACT_VERSION, _container.MIXED_VERSION):
+            old = as_version(blob, version)
+            if version >= since:
+                assert gagebpe.decompress(old) == _one_block.decode(old, BIG) == data
+                continue
+            assert _one_block.decode(old, BIG) is None
+            with pytest.raises(gagebpe.GageBPEError, match="coding"):
+                gagebpe.decompress(old)
+        # and in the block layout, whose version the coding sets
+        assert gagebpe.decompress(block_layout(blob)) == data
+        assert block_layout(blob)[4] == since
 
 
 def test_a_large_mixed_block_is_refused_before_it_is_decoded():
@@ -149,7 +181,7 @@ def test_a_large_mixed_block_is_refused_before_it_is_decoded():
 def test_every_corruption_and_cut_of_a_mixed_stream_is_refused():
     data = sample(600)
     blob = gagebpe.compress(data, 9)
-    assert coding_of(blob) == _container.MIXED
+    assert coding_of(blob) == _container.MIXED_MATCH
     rng = np.random.default_rng(8)
     for pos in range(len(blob)):
         for flip in (0x01, 0x80, int(rng.integers(1, 256))):
@@ -167,9 +199,9 @@ def test_the_payload_alone_decodes():
     data = sample(900)
     payload = one_block_payload(gagebpe.compress(data, 9))
     out = np.empty(len(data), np.uint8)
-    assert _coding_mixed.decode(payload, len(data), out).tobytes() == data
+    assert _coding_mixed.decode_matched(payload, len(data), out).tobytes() == data
     with pytest.raises(gagebpe.GageBPEError, match="do not end"):
-        _coding_mixed.decode(payload + b"\0", len(data), out)
+        _coding_mixed.decode_matched(payload + b"\0", len(data), out)
 
 
 def test_a_stored_version_8_stream_still_decodes():

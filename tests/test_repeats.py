@@ -106,10 +106,10 @@ def test_level_9_writes_repeats_where_they_pay_in_version_5():
     blob = gagebpe.compress(data * 3, 9, block_size=len(data))
     assert blob[4] == _container.REPEATS_VERSION and gagebpe.decompress(blob) == data * 3
     # ... and from the incremental one, which cannot know its later blocks
-    # (version 8: level 9 may write LZ and MIXED blocks too)
+    # (version 9: level 9 may write LZ and MIXED_MATCH blocks too)
     c = gagebpe.Compressor(9, block_size=len(data))
     blob = c.compress(data * 2) + c.compress(b"tail" * 100) + c.flush()
-    assert blob[4] == _container.MIXED_VERSION
+    assert blob[4] == _container.MATCH_VERSION
     assert gagebpe.decompress(blob) == data * 2 + b"tail" * 100
 
 

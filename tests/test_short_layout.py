@@ -68,14 +68,14 @@ def test_concatenated_short_streams_decode_by_every_reader():
     (SHORT, EOFError, "ended before"),
     (b"\xfbH\x00", GageBPEError, "bad magic"),
     (b"\xfaG\x00", GageBPEError, "bad magic"),
-    (SHORT + b"\x0b\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 11"),
+    (SHORT + b"\x0c\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 12"),
     (SHORT + b"\x00\x00", GageBPEError, "bad magic"),  # a byte after the empty stream
     (SHORT + b"\x01\x80\x00\x00\x00\x00\x00", GageBPEError, "shortest form"),
     (SHORT + b"\x01\x03\x00\x00\x00\x00abc", GageBPEError, "block check failed"),
-    # version 9 has no header of the block layout, nor a preamble
-    (_container.stream_header(1 << 20, 9) + _container.trailer([]), GageBPEError,
-     "unsupported format version 9"),
+    # version 9 has no one-block preamble: its one-block streams are short
     (b"GBPE\x09\x01\x01\x01" + bytes(12), GageBPEError, "header check failed"),
+    (_container.stream_header(1 << 20, 10) + _container.trailer([]), GageBPEError,
+     "unsupported format version 10"),
 ])
 def test_malformed_short_streams_are_refused(blob, error, message):
     with pytest.raises(error, match=message):
