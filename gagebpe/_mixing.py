@@ -1,5 +1,6 @@
-"""Context mixing: the kernel of the MIXED coding (docs/FORMAT.md, section
-4.12), for blocks too small for a grammar's or an LZ coding's tables to pay.
+"""Context mixing: the kernel of the MIXED and MIXED_MATCH codings
+(docs/FORMAT.md, sections 4.12 and 4.13), for blocks too small for a
+grammar's or an LZ coding's tables to pay.
 
 Each bit of the block is coded by a binary arithmetic coder with the
 probability a model gives it.  The model predicts from what followed the
@@ -119,12 +120,12 @@ def match_bits(size):
 
 
 @njit(cache=True, nogil=True)
-def _model(bits, match):
+def _model(bits, mbits):
     """A model that has seen nothing, with hashed tables of 2^``bits`` slots:
     ``(order-0 probabilities, their counts, hashed probabilities, their
     counts, weights, inputs, slots, context hashes, match positions, match
-    probabilities, their counts)``; the match table, of 2^``match`` slots,
-    only where ``match`` is not 0."""
+    probabilities, their counts)``; the match table, of 2^``mbits`` slots,
+    only where ``mbits`` is not 0."""
     inputs = np.zeros(INPUTS, np.int64)
     inputs[BIAS_AT] = BIAS
     return (np.full(256, 32768, np.int64), np.zeros(256, np.int64),
@@ -132,7 +133,7 @@ def _model(bits, match):
             np.zeros((HASHED, 1 << bits), np.uint8),
             np.full((2 * (ORDERS + 1), INPUTS), WEIGHT_START, np.int64), inputs,
             np.zeros(HASHED, np.int64), np.zeros(HASHED, np.int64),
-            np.zeros(1 << match if match else 1, np.int32),
+            np.zeros(1 << mbits if mbits else 1, np.int32),
             np.full(MAX_MATCH + 1, MATCH_START, np.int64), np.zeros(MAX_MATCH + 1, np.int64))
 
 
