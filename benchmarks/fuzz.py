@@ -153,8 +153,7 @@ def _compact_at(blob):
     from gagebpe import _container
     if blob[:2] == _container.SHORT_MAGIC:
         return len(_container.SHORT_MAGIC)
-    compact = {bytes([v, _container.ONE_BLOCK]) for v in _container.COMPACT_VERSIONS
-               if v in _container.ONE_BLOCK_VERSIONS}
+    compact = {bytes([v, _container.ONE_BLOCK]) for v in _container.COMPACT_VERSIONS}
     return _container.PREAMBLE.size if bytes(blob[4:6]) in compact else 0
 
 

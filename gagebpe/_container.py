@@ -47,8 +47,9 @@ MATCH_VERSION = SHORT_VERSION  # 9 brought both
 VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
                       MIXED_VERSION)
-# one-block streams with varint sizes
-COMPACT_VERSIONS = (COMPACT_VERSION, MIXED_VERSION, SHORT_VERSION)
+# one-block preambles followed by a compact block header (the short
+# layout's block header is compact too)
+COMPACT_VERSIONS = (COMPACT_VERSION, MIXED_VERSION)
 ONE_BLOCK = 1  # the flag of the one-block layout (ONE_BLOCK_VERSIONS)
 MAX_BLOCK_SIZE = 1 << 26
 
@@ -126,9 +127,10 @@ def one_block_stream(block):
             + block[BLOCK_HEADER.size:])
 
 
-def empty_stream():
-    """The stream of no bytes (version 9, the short layout)."""
-    return SHORT_MAGIC + bytes([END_OF_BLOCKS])
+def short_stream(blocks):
+    """The stream (version 9, the short layout) of ``blocks``: none, or one
+    framed by ``block()``."""
+    return one_block_stream(blocks[0]) if blocks else SHORT_MAGIC + bytes([END_OF_BLOCKS])
 
 
 def version_of(blocks):
@@ -260,6 +262,7 @@ class Parser:
         self.index = []
         self._one_block = False
         self._preamble_size = 0  # of a one-block stream
+        self._compact = False  # its block header: sizes as varints (versions 7 to 9)
         self._block_header_size = BLOCK_HEADER.size  # of the block being read
 
     @property
@@ -285,7 +288,7 @@ class Parser:
             if self.header.version == SHORT_VERSION and (not len(head)
                                                          or head[0] == END_OF_BLOCKS):
                 return 1
-            if self.header.version in COMPACT_VERSIONS:
+            if self._compact:
                 return _compact_header_size(head, self._size_fields(head[0]))
             return BLOCK_HEADER.size
         if self._state == _ONE_BLOCK_END:
@@ -310,7 +313,7 @@ class Parser:
             self.skip_payload()
             return Payload(self.block, view[:n]), n
         if self._state == _ONE_BLOCK:
-            if self.header.version in COMPACT_VERSIONS:
+            if self._compact:
                 return self._parse_compact_header(view)
             return self._parse_block_header(view)
         if self._state == _ONE_BLOCK_END:
@@ -360,6 +363,7 @@ class Parser:
         self.header = Header(version, MAX_BLOCK_SIZE)
         self._one_block = True
         self._preamble_size = preamble_size
+        self._compact = version >= COMPACT_VERSION
         self._state = _ONE_BLOCK
         return self.header, preamble_size
 

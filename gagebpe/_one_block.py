@@ -50,8 +50,7 @@ _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _SHORT_MAGIC = np.frombuffer(SHORT_MAGIC, np.uint8)
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
 _ONE_BLOCK_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in ONE_BLOCK_VERSIONS)
-_COMPACT_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in COMPACT_VERSIONS
-                           if version in ONE_BLOCK_VERSIONS)
+_COMPACT_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in COMPACT_VERSIONS)
 
 
 def _crc_table():
@@ -93,12 +92,6 @@ def _block_at(data):
     if ONE_BLOCK_VERSIONS[0] <= data[4] <= ONE_BLOCK_VERSIONS[-1] and data[5] == ONE_BLOCK:
         return _ONE_BLOCK_AT
     return _BLOCK_AT
-
-
-@njit(cache=True, nogil=True)
-def _version(data):
-    """The format version of ``data``, a stream whose layout ``_frame`` took."""
-    return SHORT_VERSION if _block_at(data) == _SHORT_AT else data[4]
 
 
 @njit(cache=True, nogil=True)
@@ -283,9 +276,9 @@ def _decode(data, out):
     start, end, check_at = _frame(data, size)
     if start < 0:
         return False
-    coding = data[_block_at(data)]
-    payload = data[start:end]
-    version = _version(data)
+    b = _block_at(data)
+    coding, payload = data[b], data[start:end]
+    version = SHORT_VERSION if b == _SHORT_AT else data[4]
     if coding == REPEATS:
         if version < REPEATS_VERSION or not _decode_repeats(payload, size, out):
             return False

@@ -167,8 +167,7 @@ class Compressor:
         blocks = self._coder.code([last]) if last else []
         self._coder.close()
         if not self._started and len(blocks) <= 1:
-            return (_container.one_block_stream(blocks[0]) if blocks
-                    else _container.empty_stream())
+            return _container.short_stream(blocks)
         out = self._framed(blocks, [len(last)] if last else [], final=True)
         return b"".join(out + [_container.trailer(self._index)])
 
@@ -215,7 +214,7 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
         blocks = coder.code(views)
     coder.close()
     if len(blocks) <= 1:  # a chunk: the short layout
-        return _container.one_block_stream(blocks[0]) if blocks else _container.empty_stream()
+        return _container.short_stream(blocks)
     index = [(len(block), size) for block, size in zip(blocks, sizes)]
     return (_container.stream_header(block_size, _container.version_of(blocks))
             + b"".join(blocks)

@@ -114,7 +114,7 @@ def one_block(blob):
     parser = _container.Parser()
     header, n = parser.parse(blob)
     assert parser._one_block
-    if header.version not in _container.COMPACT_VERSIONS:
+    if header.version < _container.COMPACT_VERSION:
         return blob[n:]
     block, m = parser.parse(blob[n:])
     head = _container.BLOCK_HEADER.pack(*block, 0)[:-4]
