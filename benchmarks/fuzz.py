@@ -149,16 +149,18 @@ def mutate(rng, seed, other):
 
 def _compact_at(blob):
     """Where the compact block header of a one-block stream of version 7 to
-    9 begins, or 0 if ``blob`` is no such stream."""
+    10 begins, or 0 if ``blob`` is no such stream."""
     from gagebpe import _container
     if blob[:2] == _container.SHORT_MAGIC:
         return len(_container.SHORT_MAGIC)
+    if blob[:1] == _container.SHORT_MAGIC[:1]:
+        return 1  # version 10: the block begins with its tagged coding byte
     compact = {bytes([v, _container.ONE_BLOCK]) for v in _container.COMPACT_VERSIONS}
     return _container.PREAMBLE.size if bytes(blob[4:6]) in compact else 0
 
 
 def _compact_field(blob, which, value):
-    """A one-block stream of version 7 to 9 with its size (``which`` 0) or
+    """A one-block stream of version 7 to 10 with its size (``which`` 0) or
     payload size (1) written as ``value``, as a varint of any length it
     takes."""
     from gagebpe import _container

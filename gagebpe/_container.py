@@ -1,11 +1,13 @@
-"""The container format, version 9 (docs/FORMAT.md, section 3): the parts of
-a stream, built and checked, and the one parser of its layout.
+"""The container format, version 10 (docs/FORMAT.md, section 3): the parts
+of a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
            | preamble block            (versions 4 to 6: a one-block stream)
            | preamble compact-block    (versions 7 and 8: a one-block stream)
            | short-magic compact-block (version 9: a one-block stream)
            | short-magic end-of-blocks (version 9: the empty stream)
+           | fb compact-block          (version 10: its coding byte tagged)
+           | fb 50                     (version 10: the empty stream)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -21,9 +23,14 @@ from typing import NamedTuple
 from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
 
 MAGIC = b"GBPE"
-# The short layout's (version 9).  Its first byte never occurs in UTF-8
-# text, and differs from MAGIC's, so two bytes tell the layouts apart.
-SHORT_MAGIC = b"\xfbG"
+# The short layout's.  Its first byte, SHORT_MARK, never occurs in UTF-8
+# text, and differs from MAGIC's, so two bytes tell the layouts apart.  In
+# version 10 the second byte is the block's coding byte, tagged: TAGGED
+# plus the coding (END_OF_BLOCKS for the empty stream), so a stream of one
+# small block spends one byte less on framing than in version 9.
+SHORT_MAGIC = b"\xfbG"  # version 9's
+SHORT_MARK = SHORT_MAGIC[0]
+TAGGED = 0x50
 FOOTER_MAGIC = b"EPBG"
 # Written: the lowest version that holds the stream.  Version 1 checks
 # blocks with CRC32, later ones with XXH64; 3 adds FILTERED, CONTEXT and
@@ -35,7 +42,9 @@ FOOTER_MAGIC = b"EPBG"
 # 9 adds the short layout, written for every stream of one block or none:
 # a 2-byte magic, no version or flags byte, no payload size for STORED
 # (8 to 11 bytes of framing where version 7 took 13 to 15; zlib takes 6),
-# and MIXED_MATCH, in either layout.
+# and MIXED_MATCH, in either layout; 10 tags the short layout's coding
+# byte and drops the magic's second byte (7 to 10 bytes of framing), and
+# exists only in that layout.
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
@@ -44,7 +53,9 @@ COMPACT_VERSION = 7
 MIXED_VERSION = 8
 SHORT_VERSION = 9
 MATCH_VERSION = SHORT_VERSION  # 9 brought both
-VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+TAGGED_VERSION = 10
+VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)  # of the block layout
+SHORT_VERSIONS = (SHORT_VERSION, TAGGED_VERSION)
 ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
                       MIXED_VERSION)
 # one-block preambles followed by a compact block header (the short
@@ -64,6 +75,7 @@ CODINGS[6] = CODINGS[5] + (LZ,)
 CODINGS[7] = CODINGS[6]
 CODINGS[8] = CODINGS[7] + (MIXED,)
 CODINGS[9] = CODINGS[8] + (MIXED_MATCH,)
+CODINGS[10] = CODINGS[9]
 # The version that brought each coding written since version 3.
 SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION,
          MIXED_MATCH: MATCH_VERSION}
@@ -81,11 +93,12 @@ PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
 BLOCK_HEADER = struct.Struct("<BIIII")
-# Versions 7 to 9's one block: coding:u8, size and payload size as varints
-# (VARINT_BYTES at most; version 9 sends no payload size for STORED, whose
-# payload is its data), check of the original bytes:u32; then the payload.
+# Versions 7 to 10's one block: coding:u8 (tagged in version 10), size and
+# payload size as varints (VARINT_BYTES at most; versions 9 and 10 send no
+# payload size for STORED, whose payload is its data), check of the
+# original bytes:u32; then the payload.
 VARINT_BYTES = 4  # 28 bits: past MAX_BLOCK_SIZE
-SMALLEST_STREAM = len(SHORT_MAGIC) + 1  # the empty stream
+SMALLEST_STREAM = 2  # the empty stream, version 10
 # per block: its bytes in the stream (header included), its original size
 INDEX_ENTRY = struct.Struct("<II")
 # block count, total original size, CRC32 of the trailer before it, magic
@@ -119,18 +132,18 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The stream (version 9, the short layout) of ``block``, framed by
+    """The stream (version 10, the short layout) of ``block``, framed by
     ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
     sizes = varint(size) + (varint(payload_size) if coding != STORED else b"")
-    return (SHORT_MAGIC + bytes([coding]) + sizes + struct.pack("<I", data_check)
+    return (bytes([SHORT_MARK, TAGGED + coding]) + sizes + struct.pack("<I", data_check)
             + block[BLOCK_HEADER.size:])
 
 
 def short_stream(blocks):
-    """The stream (version 9, the short layout) of ``blocks``: none, or one
-    framed by ``block()``."""
-    return one_block_stream(blocks[0]) if blocks else SHORT_MAGIC + bytes([END_OF_BLOCKS])
+    """The stream (version 10, the short layout) of ``blocks``: none, or
+    one framed by ``block()``."""
+    return one_block_stream(blocks[0]) if blocks else bytes([SHORT_MARK, TAGGED])
 
 
 def version_of(blocks):
@@ -277,19 +290,20 @@ class Parser:
         """How many bytes the next unit takes, as far as its first bytes
         ``head`` tell (one more than ``len(head)`` where they cannot)."""
         if self._state == _HEADER:
-            if bytes(head[:len(SHORT_MAGIC)]) == SHORT_MAGIC:
-                return len(SHORT_MAGIC)
+            if len(head) and head[0] == SHORT_MARK:
+                # version 10's magic is one byte, but the second tells it
+                return 1 if len(head) > 1 and head[1] != SHORT_MAGIC[1] else 2
             if len(head) >= PREAMBLE.size and _is_preamble(head):
                 return PREAMBLE.size
             return HEADER.size if len(head) >= PREAMBLE.size else PREAMBLE.size
         if self._state == _PAYLOAD:
             return self.block.payload_size
         if self._state == _ONE_BLOCK:
-            if self.header.version == SHORT_VERSION and (not len(head)
-                                                         or head[0] == END_OF_BLOCKS):
+            if self.header.version in SHORT_VERSIONS and (
+                    not len(head) or self._coding(head[0]) == END_OF_BLOCKS):
                 return 1
             if self._compact:
-                return _compact_header_size(head, self._size_fields(head[0]))
+                return _compact_header_size(head, self._size_fields(self._coding(head[0])))
             return BLOCK_HEADER.size
         if self._state == _ONE_BLOCK_END:
             return 0
@@ -329,9 +343,15 @@ class Parser:
     def _parse_header(self, view):
         # Say "not gagebpe" as soon as the bytes show it.
         head = bytes(view[:len(MAGIC)])
-        if head.startswith(SHORT_MAGIC):
-            return self._one_block_next(SHORT_VERSION, len(SHORT_MAGIC))
-        if not (MAGIC.startswith(head) or SHORT_MAGIC.startswith(head)):
+        if head[:1] == SHORT_MAGIC[:1]:
+            if len(head) < 2:
+                return None, 0
+            if head[1] == SHORT_MAGIC[1]:
+                return self._one_block_next(SHORT_VERSION, len(SHORT_MAGIC))
+            if TAGGED <= head[1] < TAGGED + 16:  # the block's coding byte
+                return self._one_block_next(TAGGED_VERSION, 1)
+            raise GageBPEError(BAD_MAGIC)
+        if not MAGIC.startswith(head):
             raise GageBPEError(BAD_MAGIC)
         if len(view) >= PREAMBLE.size and _is_preamble(view):
             return self._parse_preamble(view[4], view[5])
@@ -376,30 +396,37 @@ class Parser:
         return self._block_header(coding, size, payload_size, data_check, BLOCK_HEADER.size)
 
     def _parse_compact_header(self, view):
-        """Versions 7 to 9's block header.  It has no check of its own: a wrong
-        size or coding fails the decoding or the data check.  In version 9,
-        END_OF_BLOCKS in place of a coding ends the empty stream."""
+        """Versions 7 to 10's block header.  It has no check of its own: a
+        wrong size or coding fails the decoding or the data check.  In
+        versions 9 and 10, END_OF_BLOCKS in place of a coding ends the
+        empty stream."""
         if not len(view):
             return None, 0
-        if self.header.version == SHORT_VERSION and view[0] == END_OF_BLOCKS:
+        coding = self._coding(view[0])
+        if self.header.version in SHORT_VERSIONS and coding == END_OF_BLOCKS:
             self._state = _DONE
             return End([], self._preamble_size + 1), 1
         size, at = read_varint(view, 1)
         if size is None:
             return None, 0
-        if self._size_fields(view[0]) == 2:
+        if self._size_fields(coding) == 2:
             payload_size, at = read_varint(view, at)
         else:
             payload_size = size
         if payload_size is None or len(view) < at + 4:
             return None, 0
         data_check = struct.unpack_from("<I", view, at)[0]
-        return self._block_header(view[0], size, payload_size, data_check, at + 4)
+        return self._block_header(coding, size, payload_size, data_check, at + 4)
+
+    def _coding(self, byte):
+        """The coding that a compact block header's first ``byte`` names."""
+        return byte - TAGGED if self.header.version == TAGGED_VERSION else byte
 
     def _size_fields(self, coding):
         """How many sizes a compact block header of ``coding`` holds: in
-        version 9 a STORED block's payload size is its size, and not sent."""
-        return 1 if self.header.version == SHORT_VERSION and coding == STORED else 2
+        the short layout a STORED block's payload size is its size, and
+        not sent."""
+        return 1 if self.header.version in SHORT_VERSIONS and coding == STORED else 2
 
     def _block_header(self, coding, size, payload_size, data_check, n):
         """The block header of ``n`` bytes that holds these fields, checked."""
@@ -435,7 +462,7 @@ def _is_preamble(head):
 
 
 def _compact_header_size(head, fields):
-    """The length of the version 7 to 9 block header of ``fields`` sizes
+    """The length of the version 7 to 10 block header of ``fields`` sizes
     that begins ``head``, or one more than ``len(head)`` where ``head``
     does not tell it."""
     at = 1

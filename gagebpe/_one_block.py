@@ -27,18 +27,20 @@ from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEX
                          FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ, LZ_VERSION, MAGIC,
                          MATCH_VERSION, MAX_BLOCK_SIZE, MIXED, MIXED_MATCH, MIXED_VERSION,
                          ONE_BLOCK, ONE_BLOCK_VERSIONS,
-                         PREAMBLE, REPEATS, REPEATS_VERSION, SHORT_MAGIC, SHORT_VERSION, SORTED,
-                         STORED, VARINT_BYTES, read_varint, trailer_size)
+                         PREAMBLE, REPEATS, REPEATS_VERSION, SHORT_MAGIC, SHORT_MARK,
+                         SHORT_VERSION, SORTED, STORED, TAGGED, TAGGED_VERSION, VARINT_BYTES,
+                         read_varint, trailer_size)
 from ._errors import GageBPEError
 from ._jit import PURE_PYTHON, njit
 
 _BLOCK_AT = HEADER.size  # in a stream of the block layout
 _ONE_BLOCK_AT = PREAMBLE.size  # in a one-block stream of versions 4 to 8
-_SHORT_AT = len(SHORT_MAGIC)  # in a stream of the short layout
+_SHORT_AT = len(SHORT_MAGIC)  # in a stream of the short layout of version 9
+_TAGGED_AT = 1  # of version 10, whose block's coding byte is tagged
 _BLOCK_HEADER = BLOCK_HEADER.size
 _TRAILER = trailer_size(1)
 _INDEX_CHECK_AT = 1 + INDEX_ENTRY.size + FOOTER.size - 8  # in the trailer
-SMALLEST = _SHORT_AT + 6  # a one-block stream's least, payload aside (STORED, short)
+SMALLEST = _TAGGED_AT + 6  # a one-block stream's least, payload aside (STORED, short)
 # Streams up to this size: past it, the general reader's fixed cost is
 # small beside decoding, and its threads may help.
 LARGEST = 1 << 22
@@ -47,7 +49,7 @@ _REPEATS_HEAD = _coding_repeats.HEAD.size
 TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS, LZ, MIXED, MIXED_MATCH)
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
-_SHORT_MAGIC = np.frombuffer(SHORT_MAGIC, np.uint8)
+_SHORT_SECOND = SHORT_MAGIC[1]
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
 _ONE_BLOCK_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in ONE_BLOCK_VERSIONS)
 _COMPACT_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in COMPACT_VERSIONS)
@@ -84,14 +86,21 @@ def _same(data, start, expected):
 @njit(cache=True, nogil=True)
 def _block_at(data):
     """Where the block of ``data`` starts if it is a stream of one block:
-    after the short magic in the short layout, after the preamble in the
-    one-block layout (ONE_BLOCK_VERSIONS), after the header in the other;
-    the header is not checked here."""
-    if _same(data, 0, _SHORT_MAGIC):
-        return _SHORT_AT
+    after the short magic in the short layout (version 10's is one byte),
+    after the preamble in the one-block layout (ONE_BLOCK_VERSIONS), after
+    the header in the other; the header is not checked here."""
+    if data[0] == SHORT_MARK:
+        return _SHORT_AT if data[1] == _SHORT_SECOND else _TAGGED_AT
     if ONE_BLOCK_VERSIONS[0] <= data[4] <= ONE_BLOCK_VERSIONS[-1] and data[5] == ONE_BLOCK:
         return _ONE_BLOCK_AT
     return _BLOCK_AT
+
+
+@njit(cache=True, nogil=True)
+def _coding(data, b):
+    """The coding of the block at ``data[b:]`` (tagged in version 10: a
+    byte out of the tag's range gives no coding taken here)."""
+    return np.int64(data[b]) - TAGGED if b == _TAGGED_AT else np.int64(data[b])
 
 
 @njit(cache=True, nogil=True)
@@ -116,14 +125,15 @@ def _frame(data, size):
     if n < SMALLEST or not 0 < size <= MAX_BLOCK_SIZE:
         return no
     b = _block_at(data)
-    if b != _SHORT_AT and not _same(data, 0, _MAGIC):
+    short = b <= _SHORT_AT
+    if not short and not _same(data, 0, _MAGIC):
         return no
-    if b == _SHORT_AT or (b == _ONE_BLOCK_AT and data[4] >= COMPACT_VERSION):
+    if short or (b == _ONE_BLOCK_AT and data[4] >= COMPACT_VERSION):
         declared, at = _size_field(data, b + 1)
         if at < 0 or declared != size:
             return no
         payload_size = size
-        if b != _SHORT_AT or data[b] != STORED:
+        if not short or _coding(data, b) != STORED:
             payload_size, at = _size_field(data, at)
         if at < 0 or payload_size > size or n != at + 4 + payload_size:
             return no
@@ -277,8 +287,9 @@ def _decode(data, out):
     if start < 0:
         return False
     b = _block_at(data)
-    coding, payload = data[b], data[start:end]
-    version = SHORT_VERSION if b == _SHORT_AT else data[4]
+    coding, payload = _coding(data, b), data[start:end]
+    version = (SHORT_VERSION if b == _SHORT_AT else TAGGED_VERSION if b == _TAGGED_AT
+               else data[4])
     if coding == REPEATS:
         if version < REPEATS_VERSION or not _decode_repeats(payload, size, out):
             return False
@@ -303,10 +314,10 @@ def _declared_size(data):
     have is refused here."""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
         return 0
-    short = data[:_SHORT_AT] == SHORT_MAGIC
-    b = (_SHORT_AT if short else _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES
-         else _BLOCK_AT)
-    if len(data) <= b or data[b] not in TAKEN:
+    short = data[0] == SHORT_MARK
+    b = (_SHORT_AT if data[:_SHORT_AT] == SHORT_MAGIC else _TAGGED_AT if short
+         else _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES else _BLOCK_AT)
+    if len(data) <= b or data[b] - (TAGGED if b == _TAGGED_AT else 0) not in TAKEN:
         return 0
     if short or data[4:6] in _COMPACT_PREAMBLES:
         try:

@@ -197,7 +197,7 @@ class Compressor:
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block or
-    none takes the short layout (format version 9).
+    none takes the short layout (format version 10).
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":

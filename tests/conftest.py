@@ -133,10 +133,13 @@ def version_of(blob):
 
 def as_version(blob, version):
     """The one-block stream ``blob`` in the one-block layout of ``version``:
-    4 to 6, with the 17-byte block header those versions have, or 7 and 8,
-    with the compact one."""
-    preamble = _container.PREAMBLE.pack(_container.MAGIC, version, _container.ONE_BLOCK)
+    4 to 6, with the 17-byte block header those versions have, 7 and 8,
+    with the compact one, or 9, the short layout with a 2-byte magic."""
     block = one_block(blob)
+    if version == _container.SHORT_VERSION:
+        assert blob[0] == _container.SHORT_MARK and blob[1] != _container.SHORT_MAGIC[1]
+        return _container.SHORT_MAGIC + bytes([block[0]]) + blob[2:]
+    preamble = _container.PREAMBLE.pack(_container.MAGIC, version, _container.ONE_BLOCK)
     if version not in _container.COMPACT_VERSIONS:
         return preamble + block
     coding, size, payload_size, check, _ = _container.BLOCK_HEADER.unpack_from(block)

@@ -51,10 +51,10 @@ def test_each_version_checks_blocks_with_its_own_function():
 
 
 def test_new_streams_take_the_lowest_version_that_holds_them():
-    # one block or none: the short layout, version 9
-    assert gagebpe.compress(b"abc") == _container.SHORT_MAGIC + b"\x01\x03" + \
+    # one block or none: the short layout, version 10, its coding byte tagged
+    assert gagebpe.compress(b"abc") == b"\xfb\x51\x03" + \
         _checksum.block_check(b"abc").to_bytes(4, "little") + b"abc"
-    assert gagebpe.compress(b"") == _container.SHORT_MAGIC + b"\x00"
+    assert gagebpe.compress(b"") == b"\xfb\x50"
     random = np.random.default_rng(0).bytes(512)
     assert gagebpe.compress(random, block_size=256)[4] == 3  # STORED
     # MIXED_MATCH codes the rising bytes' high bits in fewer than 8 bits each

@@ -223,4 +223,4 @@ def test_corrupt_lz_streams_are_refused():
 def test_describe_gives_lz_blocks_no_merges():
     source = code_like()
     info, = gagebpe.describe(io.BytesIO(gagebpe.compress(source, 9)))
-    assert info.version == _container.SHORT_VERSION and info.merges == 0
+    assert info.version == _container.TAGGED_VERSION and info.merges == 0

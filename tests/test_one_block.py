@@ -20,14 +20,21 @@ BIG = 1 << 40
 
 
 def coding_of(blob):
-    (start, _, _), = block_spans(blob)
-    return blob[start]
+    """The coding of the single block of stream ``blob``, in any layout."""
+    parser, view = _container.Parser(), memoryview(blob)
+    unit, n = parser.parse(view)
+    while not isinstance(unit, _container.BlockHeader):
+        view = view[n:]
+        unit, n = parser.parse(view)
+    return unit.coding
 
 
 def both_layouts(blob):
-    """A one-block stream as written (version 9, the short layout), in the
-    one-block layouts of versions 8 and 6, and in the block layout."""
-    return [blob, as_version(blob, _container.MIXED_VERSION),
+    """A one-block stream as written (version 10, the short layout), in
+    version 9's short layout, in the one-block layouts of versions 8 and 6,
+    and in the block layout."""
+    return [blob, as_version(blob, _container.SHORT_VERSION),
+            as_version(blob, _container.MIXED_VERSION),
             as_version(blob, _container.LZ_VERSION), block_layout(blob)]
 
 
@@ -172,7 +179,7 @@ def test_decode_into_declines_another_size():
 
 def test_a_forged_size_allocates_nothing_past_a_block():
     compact = gagebpe.compress(sample(4096))
-    for stream, size_at in ((compact, len(_container.SHORT_MAGIC) + 1),
+    for stream, size_at in ((compact, 2),  # after fb and the tagged coding byte
                             (as_version(compact, _container.MIXED_VERSION),
                              _container.PREAMBLE.size + 1)):
         assert stream[size_at:size_at + 2] == _container.varint(4096)
@@ -182,7 +189,7 @@ def test_a_forged_size_allocates_nothing_past_a_block():
             assert _one_block.decode(blob, BIG) is None
             with pytest.raises(gagebpe.GageBPEError):
                 gagebpe.decompress(blob, limit=None)
-    for blob in both_layouts(compact)[2:]:  # sizes of 4 bytes
+    for blob in both_layouts(compact)[3:]:  # sizes of 4 bytes
         blob = bytearray(blob)
         (start, _, _), = block_spans(blob)
         for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 32) - 1):

@@ -232,7 +232,7 @@ def test_describe_counts_the_merges_inside():
     info, = gagebpe.describe(io.BytesIO(blob))
     coding, *_, inner = _coding_repeats.split(one_block_payload(blob), len(data))
     assert coding in (SORTED, CONTEXT)  # their merge count comes first
-    assert info.version == _container.SHORT_VERSION and info.merges == struct.unpack_from("<I", inner)[0] > 0
+    assert info.version == _container.TAGGED_VERSION and info.merges == struct.unpack_from("<I", inner)[0] > 0
 
 
 def test_a_stream_of_version_5_stays_readable():
