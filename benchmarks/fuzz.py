@@ -16,6 +16,7 @@ so that a crash or a hang is counted (and the worker restarted) rather than
 ending the campaign.  Prints the counts per outcome and per mutation.
 """
 import argparse
+import io
 import multiprocessing as mp
 import struct
 import sys
@@ -60,8 +61,11 @@ def seeds():
                            ("empty", b"", {})):
         out.append((name, "gbpe", gagebpe.compress(data, **kw), data))
     for path in sorted((ROOT / "tests" / "data").glob("v0.*.gbpe")):
-        blob = path.read_bytes()
-        out.append((f"old-{path.stem}", "gbpe", blob, gagebpe.decompress(blob)))
+        # a seed a stream: a file of several is cut short, validly, between them
+        blob, at = path.read_bytes(), 0
+        for k, info in enumerate(gagebpe.describe(io.BytesIO(blob))):
+            stream, at = blob[at:at + info.stream_bytes], at + info.stream_bytes
+            out.append((f"old-{path.stem}-{k}", "gbpe", stream, gagebpe.decompress(stream)))
     for name, data in (("gage1994-text", text[:20_000]), ("gage1994-noise", noise)):
         out.append((name, "gage1994", gagebpe.gage1994.compress(data), data))
     return out

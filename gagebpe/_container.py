@@ -299,8 +299,8 @@ class Parser:
         if self._state == _PAYLOAD:
             return self.block.payload_size
         if self._state == _ONE_BLOCK:
-            if self.header.version in SHORT_VERSIONS and (
-                    not len(head) or self._coding(head[0]) == END_OF_BLOCKS):
+            if not len(head) or (self.header.version in SHORT_VERSIONS
+                                 and self._coding(head[0]) == END_OF_BLOCKS):
                 return 1
             if self._compact:
                 return _compact_header_size(head, self._size_fields(self._coding(head[0])))

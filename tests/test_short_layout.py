@@ -120,6 +120,8 @@ def test_one_block_layouts_of_versions_4_to_8_stay_readable(level):
             old = as_version(blob, version)
             assert gagebpe.decompress(old) == data
             assert _one_block.decode(old, len(data)) == data
+            (info,) = gagebpe.describe(io.BytesIO(old))
+            assert (info.version, info.size, info.stream_bytes) == (version, len(data), len(old))
             if version >= _container.COMPACT_VERSION:
                 assert len(old) == len(blob) + extra
 
