@@ -9,7 +9,9 @@ files: byte and bit flips, truncations, splices of two streams, blocks
 duplicated or dropped, and header fields set to extremes with their checks
 recomputed (so that the mutation reaches the code behind the checks).
 Each gbpe case must decode to exactly the original or raise a documented
-exception (``GageBPEError``, ``EOFError``).  The 1994 format has no
+exception (``GageBPEError``, ``EOFError``), and the other readers (the
+incremental ``Decompressor`` fed in pieces, ``GageBPEFile`` and
+``describe``) must agree with the one-shot decoder.  The 1994 format has no
 checksum, so a 1994 case may also decode to other bytes ("unchecked
 output"); it must still never crash, hang or raise anything else.  Cases run in a worker process,
 so that a crash or a hang is counted (and the worker restarted) rather than
@@ -183,12 +185,68 @@ def run_case(fmt, blob, original):
     try:
         out = gagebpe.decompress(blob, format=fmt)
     except (gagebpe.GageBPEError, EOFError):
-        return "documented error"
+        out = None
     except Exception as e:  # any other exception is a bug
         return f"undocumented {type(e).__name__}"
+    if fmt == "gbpe":
+        disagreement = other_readers(blob, out)
+        if disagreement:
+            return disagreement
+    if out is None:
+        return "documented error"
     if out == original:
         return "exact"
     return "unchecked output" if fmt == "gage1994" else "wrong output"
+
+
+# The incremental reader is fed in pieces of these sizes, in turn.
+PIECES = (1, 3, 64, 4096)
+
+
+def incremental(blob):
+    """``blob`` decoded by ``gagebpe.Decompressor``s fed in PIECES, one
+    stream each, as a caller of the lzma-style API would."""
+    import gagebpe
+    out, rest, k = [], blob, 0
+    while True:
+        d = gagebpe.Decompressor()
+        while not d.eof and rest:
+            piece, rest = rest[:PIECES[k % len(PIECES)]], rest[PIECES[k % len(PIECES)]:]
+            k += 1
+            out.append(d.decompress(piece))
+        if not d.eof:
+            raise EOFError("stream cut short")
+        rest = d.unused_data + rest
+        if not rest:
+            return b"".join(out)
+
+
+def other_readers(blob, out):
+    """How the other readers of gbpe streams disagree with the one-shot
+    decoder, which gave ``out`` (None for a documented error), or None if
+    they agree: the incremental reader and the file reader must give the
+    same bytes or a documented error with it, and ``describe`` (which does
+    not decode payloads) must raise none where it decodes, and add up to
+    its length."""
+    import gagebpe
+    readers = (("incremental", incremental),
+               ("file", lambda b: gagebpe.GageBPEFile(io.BytesIO(b)).read()),
+               ("describe", lambda b: gagebpe.describe(io.BytesIO(b))))
+    for name, read in readers:
+        try:
+            got = read(blob)
+        except (gagebpe.GageBPEError, EOFError):
+            if out is not None:
+                return f"{name} refuses a valid stream"
+            continue
+        except Exception as e:
+            return f"{name}: undocumented {type(e).__name__}"
+        if name == "describe":
+            if out is not None and sum(info.size for info in got) != len(out):
+                return "describe disagrees"
+        elif got != out:
+            return f"{name} reader disagrees"
+    return None
 
 
 def worker(conn):
