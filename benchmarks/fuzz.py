@@ -11,7 +11,7 @@ recomputed (so that the mutation reaches the code behind the checks).
 Each gbpe case must decode to exactly the original or raise a documented
 exception (``GageBPEError``, ``EOFError``), and the other readers (the
 incremental ``Decompressor`` fed in pieces, ``GageBPEFile`` and
-``describe``) must agree with the one-shot decoder.  The 1994 format has no
+``describe``) must agree with the one-shot decoder; so must a 1994 case's.  The 1994 format has no
 checksum, so a 1994 case may also decode to other bytes ("unchecked
 output"); it must still never crash, hang or raise anything else.  Cases run in a worker process,
 so that a crash or a hang is counted (and the worker restarted) rather than
@@ -188,10 +188,9 @@ def run_case(fmt, blob, original):
         out = None
     except Exception as e:  # any other exception is a bug
         return f"undocumented {type(e).__name__}"
-    if fmt == "gbpe":
-        disagreement = other_readers(blob, out)
-        if disagreement:
-            return disagreement
+    disagreement = other_readers(fmt, blob, out)
+    if disagreement:
+        return disagreement
     if out is None:
         return "documented error"
     if out == original:
@@ -201,6 +200,22 @@ def run_case(fmt, blob, original):
 
 # The incremental reader is fed in pieces of these sizes, in turn.
 PIECES = (1, 3, 64, 4096)
+
+
+def pieces(blob):
+    at, k = 0, 0
+    while at < len(blob):
+        yield blob[at:at + PIECES[k % len(PIECES)]]
+        at, k = at + PIECES[k % len(PIECES)], k + 1
+
+
+def incremental_1994(blob):
+    """``blob`` decoded by a 1994-format ``Decompressor`` fed in PIECES,
+    then flushed."""
+    import gagebpe.gage1994
+    d = gagebpe.gage1994.Decompressor()
+    out = [d.decompress(piece) for piece in pieces(blob)]
+    return b"".join(out) + d.flush()
 
 
 def incremental(blob):
@@ -221,17 +236,18 @@ def incremental(blob):
             return b"".join(out)
 
 
-def other_readers(blob, out):
-    """How the other readers of gbpe streams disagree with the one-shot
+def other_readers(fmt, blob, out):
+    """How the other readers of format ``fmt`` disagree with the one-shot
     decoder, which gave ``out`` (None for a documented error), or None if
     they agree: the incremental reader and the file reader must give the
-    same bytes or a documented error with it, and ``describe`` (which does
-    not decode payloads) must raise none where it decodes, and add up to
-    its length."""
+    same bytes or a documented error with it, and for gbpe ``describe``
+    (which does not decode payloads) must raise none where it decodes, and
+    add up to its length."""
     import gagebpe
-    readers = (("incremental", incremental),
-               ("file", lambda b: gagebpe.GageBPEFile(io.BytesIO(b)).read()),
-               ("describe", lambda b: gagebpe.describe(io.BytesIO(b))))
+    readers = (("incremental", incremental if fmt == "gbpe" else incremental_1994),
+               ("file", lambda b: gagebpe.GageBPEFile(io.BytesIO(b), format=fmt).read()))
+    if fmt == "gbpe":
+        readers += (("describe", lambda b: gagebpe.describe(io.BytesIO(b))),)
     for name, read in readers:
         try:
             got = read(blob)
