@@ -6,8 +6,8 @@ block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
 STORED, SORTED, CONTEXT, LZ, MIXED or MIXED_MATCH block, or a FOLDED block over SORTED or
 CONTEXT, or a REPEATS block over any of these but LZ, in any layout) through one
-kernel that makes every check the general reader makes (docs/FORMAT.md, sections 3 and 4), the
-block check included.  Anything else, and every input that fails a check,
+kernel call, to its coding's kernel, which makes every check the general reader makes
+(docs/FORMAT.md, sections 3 and 4), the block check included.  Anything else, and every input that fails a check,
 it declines: the caller then takes the general path, which raises the
 error.  So it never returns bytes the general path would not, and errors
 keep one source.
@@ -46,7 +46,6 @@ SMALLEST = _TAGGED_AT + 6  # a one-block stream's least, payload aside (STORED, 
 LARGEST = 1 << 22
 _FOLDED_HEAD = _coding_folded.HEAD.size
 _REPEATS_HEAD = _coding_repeats.HEAD.size
-TAKEN = (STORED, SORTED, CONTEXT, FOLDED, REPEATS, LZ, MIXED, MIXED_MATCH)
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _SHORT_SECOND = SHORT_MAGIC[1]
@@ -264,81 +263,159 @@ def _decode_repeats(payload, size, out):
             and _repeats.restore(out, literal_size, payload[end:], n_copies) == 0)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _decode_stored(payload, size, out):
+    """A STORED payload into ``out``; whether it decoded."""
+    if payload.shape[0] != size:
+        return False
+    out[:] = payload
+    return True
+
+
 @njit(cache=True, nogil=True)
 def _decode_coded(coding, payload, size, out):
     """A STORED, SORTED, CONTEXT or FOLDED payload into ``out``; whether it
     decoded (False for any other coding)."""
     if coding == STORED:
-        if payload.shape[0] != size:
-            return False
-        out[:] = payload
-        return True
+        return _decode_stored(payload, size, out)
     if coding == FOLDED:
         return _decode_folded(payload, size, out)
     return _decode_grammar(coding, payload, size, out)
 
 
 @njit(cache=True, nogil=True)
-def _decode(data, out):
-    """Check and decode the one-block stream ``data`` into ``out``, which
-    holds exactly its size; whether it did (else ``out`` holds anything)."""
-    size = out.shape[0]
-    start, end, check_at = _frame(data, size)
+def _framed(data, out, coding, since):
+    """``(payload, check_at)`` of the one-block stream ``data`` if it
+    passes every check of its layout and holds one block of ``coding`` of
+    ``out``'s size, in a version no earlier than ``since`` (which brought
+    the coding); else an empty payload and -1."""
+    start, end, check_at = _frame(data, out.shape[0])
     if start < 0:
-        return False
+        return data[:0], -1
     b = _block_at(data)
-    coding, payload = _coding(data, b), data[start:end]
     version = (SHORT_VERSION if b == _SHORT_AT else TAGGED_VERSION if b == _TAGGED_AT
                else data[4])
-    if coding == REPEATS:
-        if version < REPEATS_VERSION or not _decode_repeats(payload, size, out):
-            return False
-    elif coding == LZ:
-        if version < LZ_VERSION or _lz.decode_payload(payload, out) != 0:
-            return False
-    elif coding == MIXED or coding == MIXED_MATCH:
-        if (version < (MIXED_VERSION if coding == MIXED else MATCH_VERSION)
-                or _mixing.decode(payload, out, coding == MIXED_MATCH) != 0):
-            return False
-    elif (coding == CONTEXT or coding == FOLDED) and version < 3:  # 3 brought them
-        return False
-    elif not _decode_coded(coding, payload, size, out):
-        return False
+    if _coding(data, b) != coding or version < since:
+        return data[:0], -1
+    return data[start:end], check_at
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _checked(data, check_at, out):
+    """Whether ``out`` has the data check at ``data[check_at:]``."""
     return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(u32(data, check_at))
 
 
-def _declared_size(data):
-    """The block size a one-block stream of a coding taken here declares,
-    or 0 where ``data`` cannot be one.  Not yet checked: the output is
-    allocated before the kernel checks the layout, so a size no block may
-    have is refused here."""
+# One kernel per coding: a first decompression compiles only its own
+# coding's decoder (a kernel for them all took 38 s to compile, where the
+# general path compiles one coding's in about 11).  Each checks and
+# decodes a one-block stream into ``out``, which holds exactly its size,
+# and says whether it did (else ``out`` holds anything).
+
+@njit(cache=True, nogil=True)
+def _stored(data, out):
+    payload, check_at = _framed(data, out, STORED, 2)
+    return check_at >= 0 and _decode_stored(payload, out.shape[0], out) and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _sorted(data, out):
+    payload, check_at = _framed(data, out, SORTED, 2)
+    return check_at >= 0 and _decode_sorted(payload, out.shape[0], out) and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _context(data, out):
+    payload, check_at = _framed(data, out, CONTEXT, 3)
+    return check_at >= 0 and _decode_context(payload, out.shape[0], out) and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _folded(data, out):
+    payload, check_at = _framed(data, out, FOLDED, 3)
+    return check_at >= 0 and _decode_folded(payload, out.shape[0], out) and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _repeats_over(data, out):
+    payload, check_at = _framed(data, out, REPEATS, REPEATS_VERSION)
+    return check_at >= 0 and _decode_repeats(payload, out.shape[0], out) and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _lz_coded(data, out):
+    payload, check_at = _framed(data, out, LZ, LZ_VERSION)
+    return check_at >= 0 and _lz.decode_payload(payload, out) == 0 and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _mixed(data, out):
+    payload, check_at = _framed(data, out, MIXED, MIXED_VERSION)
+    return check_at >= 0 and _mixing.decode(payload, out, False) == 0 and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _mixed_match(data, out):
+    payload, check_at = _framed(data, out, MIXED_MATCH, MATCH_VERSION)
+    return check_at >= 0 and _mixing.decode(payload, out, True) == 0 and _checked(
+        data, check_at, out)
+
+
+_KERNELS = {STORED: _stored, SORTED: _sorted, CONTEXT: _context, FOLDED: _folded,
+            REPEATS: _repeats_over, LZ: _lz_coded, MIXED: _mixed, MIXED_MATCH: _mixed_match}
+TAKEN = tuple(_KERNELS)
+
+
+def compile_kernels():
+    """Compile every coding's kernel now (``gagebpe.precompile``), each for
+    the one signature it is called with: a stream in read-only bytes, an
+    output array.  Each declines the empty input it is given."""
+    for kernel in _KERNELS.values():
+        assert not kernel(np.frombuffer(bytes(SMALLEST), np.uint8), np.empty(1, np.uint8))
+
+
+def _declared(data):
+    """``(size, coding)`` that a one-block stream of a coding taken here
+    declares, or ``(0, 0)`` where ``data`` cannot be one.  Not yet checked:
+    the output is allocated before the kernel checks the layout, so a size
+    no block may have is refused here."""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
-        return 0
+        return 0, 0
     short = data[0] == SHORT_MARK
     b = (_SHORT_AT if data[:_SHORT_AT] == SHORT_MAGIC else _TAGGED_AT if short
          else _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES else _BLOCK_AT)
-    if len(data) <= b or data[b] - (TAGGED if b == _TAGGED_AT else 0) not in TAKEN:
-        return 0
+    if len(data) <= b:
+        return 0, 0
+    coding = data[b] - (TAGGED if b == _TAGGED_AT else 0)
+    if coding not in _KERNELS:
+        return 0, 0
     if short or data[4:6] in _COMPACT_PREAMBLES:
         try:
             size = read_varint(data, b + 1)[0] or 0
         except GageBPEError:  # the general path says what is wrong
-            return 0
+            return 0, 0
     elif len(data) < b + _BLOCK_HEADER:
-        return 0
+        return 0, 0
     else:
         size = int.from_bytes(data[b + 1:b + 5], "little")
-    return size if size <= MAX_BLOCK_SIZE else 0
+    return (size, coding) if size <= MAX_BLOCK_SIZE else (0, 0)
 
 
 def decode(data, limit):
     """The bytes of ``data`` (bytes) if it is a one-block stream taken here,
     of at most ``limit`` bytes, that passes every check; else None."""
-    size = _declared_size(data)
+    size, coding = _declared(data)
     if not 0 < size <= limit:
         return None
     owner, out = _inplace_bytes.allocate(size)
-    if not _decode(np.frombuffer(data, np.uint8), out):
+    if not _KERNELS[coding](np.frombuffer(data, np.uint8), out):
         return None
     return _inplace_bytes.finish(owner)
 
@@ -347,5 +424,5 @@ def decode_into(data, out):
     """Decode ``data`` into the uint8 array ``out`` if it is a one-block
     stream taken here of exactly ``len(out)`` bytes that passes every check;
     whether it did (else ``out`` holds anything)."""
-    size = _declared_size(data)
-    return size == len(out) and _decode(np.frombuffer(data, np.uint8), out)
+    size, coding = _declared(data)
+    return 0 < size == len(out) and _KERNELS[coding](np.frombuffer(data, np.uint8), out)

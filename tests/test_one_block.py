@@ -185,7 +185,7 @@ def test_a_forged_size_allocates_nothing_past_a_block():
         assert stream[size_at:size_at + 2] == _container.varint(4096)
         for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 28) - 1, (1 << 32) - 1):
             blob = stream[:size_at] + _container.varint(forged) + stream[size_at + 2:]
-            assert _one_block._declared_size(blob) == 0
+            assert _one_block._declared(blob) == (0, 0)
             assert _one_block.decode(blob, BIG) is None
             with pytest.raises(gagebpe.GageBPEError):
                 gagebpe.decompress(blob, limit=None)
@@ -194,7 +194,7 @@ def test_a_forged_size_allocates_nothing_past_a_block():
         (start, _, _), = block_spans(blob)
         for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 32) - 1):
             blob[start + 1:start + 5] = struct.pack("<I", forged)
-            assert _one_block._declared_size(bytes(blob)) == 0
+            assert _one_block._declared(bytes(blob)) == (0, 0)
             assert _one_block.decode(bytes(blob), BIG) is None
             with pytest.raises(gagebpe.GageBPEError):
                 gagebpe.decompress(bytes(blob), limit=None)
