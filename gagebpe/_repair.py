@@ -100,6 +100,13 @@ def _free(keys, vals, recs, nrec, seq, pool, r):
     for t in range(start, start + recs[r, LENGTH]):
         if seq[pool[t], CNT] == r:
             seq[pool[t], CNT] = -1
+    _release(keys, vals, recs, nrec, r)
+
+
+@njit(cache=True, nogil=True)
+def _release(keys, vals, recs, nrec, r):
+    """Free the record of pair r, which no position names any more (a
+    merged pair: each occurrence it counted was replaced)."""
     h = _slot(keys, pair_key(recs[r, A], recs[r, B]))
     keys[h] = TOMB
     vals[h] = -1
@@ -596,7 +603,7 @@ def repair(ids, first_id, max_merges, min_count, by_gain):
                 size += 1
             else:
                 _free(keys, vals, recs, nrec, seq, pool, r2)
-        _free(keys, vals, recs, nrec, seq, pool, r)  # all replaced
+        _release(keys, vals, recs, nrec, r)  # all replaced
         k += 1
 
     w = 0
