@@ -203,6 +203,7 @@ PIECES = (1, 3, 64, 4096)
 
 
 def pieces(blob):
+    """``blob`` cut into pieces of PIECES' sizes, in turn."""
     at, k = 0, 0
     while at < len(blob):
         yield blob[at:at + PIECES[k % len(PIECES)]]
@@ -222,18 +223,16 @@ def incremental(blob):
     """``blob`` decoded by ``gagebpe.Decompressor``s fed in PIECES, one
     stream each, as a caller of the lzma-style API would."""
     import gagebpe
-    out, rest, k = [], blob, 0
-    while True:
-        d = gagebpe.Decompressor()
-        while not d.eof and rest:
-            piece, rest = rest[:PIECES[k % len(PIECES)]], rest[PIECES[k % len(PIECES)]:]
-            k += 1
+    out, d = [], gagebpe.Decompressor()
+    for piece in pieces(blob):
+        while piece:
+            if d.eof:  # what follows a stream begins the next one
+                d = gagebpe.Decompressor()
             out.append(d.decompress(piece))
-        if not d.eof:
-            raise EOFError("stream cut short")
-        rest = d.unused_data + rest
-        if not rest:
-            return b"".join(out)
+            piece = d.unused_data if d.eof else b""
+    if not d.eof:
+        raise EOFError("stream cut short")
+    return b"".join(out)
 
 
 def other_readers(fmt, blob, out):

@@ -31,6 +31,7 @@ MAGIC = b"GBPE"
 SHORT_MAGIC = b"\xfbG"  # version 9's
 SHORT_MARK = SHORT_MAGIC[0]
 TAGGED = 0x50
+TAGS = 16  # tagged coding bytes, 50 to 5f (12 to 15 name no coding)
 FOOTER_MAGIC = b"EPBG"
 # Written: the lowest version that holds the stream.  Version 1 checks
 # blocks with CRC32, later ones with XXH64; 3 adds FILTERED, CONTEXT and
@@ -348,7 +349,7 @@ class Parser:
                 return None, 0
             if head[1] == SHORT_MAGIC[1]:
                 return self._one_block_next(SHORT_VERSION, len(SHORT_MAGIC))
-            if TAGGED <= head[1] < TAGGED + 16:  # the block's coding byte
+            if TAGGED <= head[1] < TAGGED + TAGS:  # the block's coding byte
                 return self._one_block_next(TAGGED_VERSION, 1)
             raise GageBPEError(BAD_MAGIC)
         if not MAGIC.startswith(head):
