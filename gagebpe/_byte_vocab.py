@@ -49,7 +49,7 @@ def _same(flat, offsets, t, buf, start, end):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def find(flat, offsets, table, buf, start, end):
     """The id of the token whose bytes are ``buf[start:end]``, or -1."""
     size = table.shape[0]

@@ -12,7 +12,7 @@ from ._jit import njit
 from ._pair_hash import MULT
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def content_hash(units, start, end):
     """A 64-bit hash of ``units[start:end]``."""
     h = np.int64(end - start)
@@ -74,7 +74,7 @@ def distinct(units, starts, ends):
     return ids, firsts[:n_distinct].copy()
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _same(copies, c1, c2, units, s, e):
     if c2 - c1 != e - s:
         return False

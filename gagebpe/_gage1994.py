@@ -177,7 +177,7 @@ def _read_block(data, pos, buffer, edits, slots, ranks, where, leftcode, rightco
     return size, pos, done
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _find_pair(buffer, start, end, left, right):
     """The first ``r`` in ``[start, end)`` with ``buffer[r:r + 2] == (left,
     right)``, or ``max(start, end)``.  Eight positions per step: a byte of
@@ -197,7 +197,7 @@ def _find_pair(buffer, start, end, left, right):
     return end
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _move(buffer, to, start, n):
     """``buffer[to:to + n] = buffer[start:start + n]`` for ``to < start``,
     eight bytes at a time: each load reads bytes no earlier store reached,
@@ -214,7 +214,7 @@ def _move(buffer, to, start, n):
     store8(buffer, to + n - 8, tail)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _replace(buffer, size, leftch, rightch, code, edits):
     """One pass of the original's replacement loop: each match, left to
     right, becomes ``code``, and the bytes between matches move down in one

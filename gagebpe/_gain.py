@@ -21,7 +21,7 @@ def flog(f):
     return f * np.log2(f) if f > 0 else 0.0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def merge_gain(freq, n, a, b, count, new_id):
     """GAIN_SCALE times the bits that replacing ``count`` occurrences of
     (a, b) by symbol ``new_id`` saves in the sequence coded order-0 (``n``

@@ -123,7 +123,7 @@ def matches(data, start, end, head, chain, max_chain):
     return starts, lengths[:found], distances[:found]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _scan(data, i, start, end, head, chain, max_chain, skip_to, starts, lengths, distances,
           found):
     """``matches`` from position ``i`` on, while the arrays have room for
@@ -175,7 +175,7 @@ def _grown(a):
     return b
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _match_length(data, i, j, limit):
     k = 0
     while k < limit and data[j + k] == data[i + k]:
@@ -183,7 +183,7 @@ def _match_length(data, i, j, limit):
     return k
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price,
            length_price):
     """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
@@ -347,7 +347,7 @@ def table_extra(s):
     return 3 if s == ZEROS else 7 if s == MORE_ZEROS else 2 if s == AGAIN else 0
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _put(out, acc, nbits, pos, value, width):
     """Append the ``width`` low bits of ``value``, MSB first: the writer's
     state after."""
@@ -402,7 +402,7 @@ def write(lengths, literal_symbols, distance_symbols, length_extra, distance_ext
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths):
     """Bits of the tokens in these codes, extra bits included."""
     total = np.int64(0)

@@ -22,7 +22,7 @@ def pair_key(a, b):
     return (np.int64(a) << 31) | np.int64(b)
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def slot(keys, key):
     """Where ``key`` is, or the empty slot where it would go."""
     mask = keys.shape[0] - 1
@@ -41,7 +41,7 @@ def new_table(entries):
     return np.full(size, EMPTY, np.int64), np.full(size, EMPTY, np.int64)
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def lookup(keys, vals, a, b):
     """What (a, b) maps to, or EMPTY."""
     return vals[slot(keys, pair_key(a, b))]

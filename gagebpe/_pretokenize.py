@@ -55,7 +55,7 @@ def _class(buf, i, classes):
     return classes[c]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _run(buf, i, classes, wanted, unwanted):
     """The end of the run from ``i`` of characters whose flags have a bit
     of ``wanted`` (any character if 0) and none of ``unwanted``."""
@@ -68,7 +68,7 @@ def _run(buf, i, classes, wanted, unwanted):
     return i
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _contraction(buf, i, case_insensitive):
     """The end of ``'s``, ``'t``, ``'d``, ``'m``, ``'ll``, ``'ve`` or
     ``'re`` at ``i`` (tried in that order), or -1.  Case-insensitive, a
@@ -94,7 +94,7 @@ def _contraction(buf, i, case_insensitive):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _whitespace(buf, i, classes, end_of_text_run, newline_run):
     """The chunk a whitespace character at ``i`` starts: the run to the end
     of the text (``\\s++$``, if ``end_of_text_run``), the run up to its
@@ -127,7 +127,7 @@ def _whitespace(buf, i, classes, end_of_text_run, newline_run):
     return _decode(buf, i)[1] + i
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _gpt2_chunk(buf, i, classes):
     end = _contraction(buf, i, False)
     if end >= 0:
@@ -144,7 +144,7 @@ def _gpt2_chunk(buf, i, classes):
     return _whitespace(buf, i, classes, True, False)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _cl100k_chunk(buf, i, classes, end_of_text_run):
     end = _contraction(buf, i, True)
     if end >= 0:
@@ -191,7 +191,8 @@ def split(buf, classes, pattern):
     while i < buf.shape[0]:
         i = _chunk_end(buf, i, classes, pattern)
         n += 1
-        bounds = with_room(bounds, n + 1)
+        if n == bounds.shape[0]:  # a call per chunk would count references
+            bounds = with_room(bounds, n + 1)
         bounds[n] = i
     return bounds[:n + 1]
 
@@ -215,7 +216,8 @@ def split_texts(buf, text_starts, classes, pattern):
         while i < text.shape[0]:
             i = _chunk_end(text, i, classes, pattern)
             n += 1
-            bounds = with_room(bounds, n + 1)
+            if n == bounds.shape[0]:  # as in ``split``
+                bounds = with_room(bounds, n + 1)
             bounds[n] = s + i
         chunk_starts[t + 1] = n
     return bounds[:n + 1], chunk_starts

@@ -36,7 +36,7 @@ def merge_table(lefts, rights):
     return keys, vals
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _rank(keys, vals, ranks, a, b, limit):
     i = lookup(keys, vals, a, b)
     return NO_RANK if i == EMPTY or ranks[i] >= limit else ranks[i]
@@ -52,26 +52,29 @@ def encode_pieces(ids, starts, keys, vals, ranks, results, limits):
     token_starts = np.empty(n + 1, np.int64)
     token_starts[0] = 0
     work = np.empty(0, np.int32)
+    pair_rank = np.empty(SHORT, np.int64)
     for p in range(n):
         length = starts[p + 1] - starts[p]
         if work.shape[0] < length:
             work = np.empty(max(length, 2 * work.shape[0]), np.int32)
-        work[:length] = ids[starts[p]:starts[p + 1]]
+        for i in range(length):  # not a slice: a view per piece counts references
+            work[i] = ids[starts[p] + i]
         if length <= SHORT:
-            length = _merge_short(work, length, keys, vals, ranks, results, limits[p])
+            length = _merge_short(work, length, keys, vals, ranks, results, limits[p],
+                                    pair_rank)
         else:
             length = _merge_long(work, length, keys, vals, ranks, results, limits[p])
         out = token_starts[p]
-        tokens[out:out + length] = work[:length]
+        for i in range(length):
+            tokens[out + i] = work[i]
         token_starts[p + 1] = out + length
     return tokens[:token_starts[n]], token_starts
 
 
-@njit(cache=True, nogil=True)
-def _merge_short(tok, n, keys, vals, ranks, results, limit):
+@njit(cache=True, nogil=True, leaf=True)
+def _merge_short(tok, n, keys, vals, ranks, results, limit, pair_rank):
     """Merge ``tok[:n]`` in place by scanning for the lowest rank; return the
-    new length."""
-    pair_rank = np.empty(max(n, 1), np.int64)
+    new length.  ``pair_rank`` is room for ``n`` ranks."""
     for i in range(n - 1):
         pair_rank[i] = _rank(keys, vals, ranks, tok[i], tok[i + 1], limit)
     while n > 1:
@@ -139,7 +142,7 @@ def _less(heap, i, j):
     return heap[i, 0] < heap[j, 0] or (heap[i, 0] == heap[j, 0] and heap[i, 1] < heap[j, 1])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _push(heap, size, rank, position):
     heap[size, 0] = rank
     heap[size, 1] = position
@@ -152,7 +155,7 @@ def _push(heap, size, rank, position):
     return size + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _pop(heap, size):
     size -= 1
     heap[0, 0], heap[0, 1] = heap[size, 0], heap[size, 1]

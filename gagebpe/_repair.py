@@ -66,7 +66,7 @@ REQUEUE_SPACING = 8  # by gain, every gain is recomputed after 1/8 more merges
 # -- pair records behind a hash table ---------------------------------------
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _find_or_add(keys, vals, recs, nrec, a, b):
     """Record id of (a, b), creating it (reusing a freed id) if new."""
     key = pair_key(a, b)
@@ -149,7 +149,7 @@ def _reserve(keys, vals, recs, nrec, extra):
 # touching the records: higher priority first, then the smaller pair.  The
 # priority is the pair's count, or by gain its ``merge_gain``.
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _before(heap, i, j):
     """Does heap entry i rank before entry j?"""
     if heap[i, 0] != heap[j, 0]:
@@ -157,7 +157,7 @@ def _before(heap, i, j):
     return heap[i, 1] < heap[j, 1]
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _swap(heap, i, j):
     for c in range(3):
         heap[i, c], heap[j, c] = heap[j, c], heap[i, c]
@@ -205,7 +205,7 @@ def _pop(heap, size):
 
 # -- choosing by gain -------------------------------------------------------------
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _priority(recs, r, by_gain, freq, n, new_id):
     if not by_gain:
         return np.int64(recs[r, COUNT])
@@ -226,7 +226,7 @@ def _requeue(heap, recs, top, min_count, freq, total, new_id):
 
 # -- one merge ----------------------------------------------------------------------
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _uncount(recs, seq, i):
     """The pair starting at i is gone (or no longer counted)."""
     r = seq[i, CNT]
@@ -235,7 +235,7 @@ def _uncount(recs, seq, i):
         seq[i, CNT] = -1
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _reparse_run(seq, recs, keys, vals, start):
     """Count the (x, x) occurrences of the run of x beginning at ``start``
     at its first, third, ... symbol, now that the run starts there."""
@@ -261,7 +261,7 @@ def _reparse_run(seq, recs, keys, vals, start):
         i = j
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _new_pair(keys, vals, recs, nrec, cache, side, other, new_id, stamp):
     """Record of the pair of ``new_id`` and ``other`` (``side`` 0: new_id on
     the right, 1: on the left), through a per-merge cache indexed by
@@ -277,7 +277,7 @@ def _new_pair(keys, vals, recs, nrec, cache, side, other, new_id, stamp):
     return r
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _replace(seq, recs, keys, vals, nrec, cache, r, i, new_id, stamp,
              created, ncreated):
     """Replace the occurrence of pair ``r`` at position ``i`` by ``new_id``;
@@ -382,7 +382,7 @@ def _compact_pool(recs, top, pool, min_count):
     return end
 
 
-@njit(cache=True, nogil=True, inline='always')
+@njit(cache=True, nogil=True, leaf=True)
 def _prefetch_ahead(seq, recs, pool, t, end):
     """Start loading what replacing the occurrences ahead of ``pool[t]``
     will read.  On a large block the rows of an occurrence, its neighbours
