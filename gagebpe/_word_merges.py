@@ -37,7 +37,7 @@ A, B, COUNT, START, LENGTH, CURSOR, LAST = range(7)  # columns of a pair record
 FIRST, LARGEST, SMALLEST = 0, 1, 2  # tie rules
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True)
 def _find_or_add(keys, vals, recs, top, a, b):
     """``(record of (a, b), records in use)``, creating the record if new;
     the caller keeps room for it in ``recs`` and the hash."""
@@ -51,7 +51,7 @@ def _find_or_add(keys, vals, recs, top, a, b):
     return top, top + 1
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True)
 def _cmp_strings(chars, char_start, char_len, s, t):
     """-1, 0 or 1 as symbol s's string is below, equal to or above t's."""
     for i in range(min(char_len[s], char_len[t])):
@@ -62,7 +62,7 @@ def _cmp_strings(chars, char_start, char_len, s, t):
     return (char_len[s] > char_len[t]) - (char_len[s] < char_len[t])
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True)
 def _before(heap, i, j, recs, tie, chars, char_start, char_len):
     """Does heap entry i (count, first place, record) rank before entry j?"""
     if heap[i, 0] != heap[j, 0]:
@@ -98,7 +98,7 @@ def _push(heap, size, count, first, r, recs, tie, chars, char_start, char_len):
     return heap, size + 1
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True)
 def _pop(heap, size, recs, tie, chars, char_start, char_len):
     """Move the top of ``heap[:size]`` to slot ``size - 1``."""
     last = size - 1
@@ -118,7 +118,7 @@ def _pop(heap, size, recs, tie, chars, char_start, char_len):
         i = best
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True)
 def _place(sym, start, length, char_len, w, a, b):
     """Where (a, b) first occurs in word w, as ``w << 32 | offset`` (the
     offset in characters of its left symbol), or -1."""
@@ -131,7 +131,7 @@ def _place(sym, start, length, char_len, w, a, b):
     return np.int64(-1)
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True)
 def _first_place(recs, r, pool, sym, start, length, char_len):
     """The first place of pair r (see ``_place``), moving its cursor past
     the words that no longer hold it; -1 if none does."""
@@ -201,7 +201,7 @@ def _pairs_of_words(sym, start, length, freq, min_count):
     return keys, vals, mergeable, kept, pool, end
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True)
 def _merge_word(sym, s0, n, a, b, new):
     """Merge the non-overlapping (a, b) of ``sym[s0:s0 + n]`` into ``new``,
     left to right, in place; return the new length."""

@@ -18,7 +18,7 @@ from ._pair_hash import MULT
 SPACE, CR, LF = 32, 13, 10
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True, inline='always')
 def _body(cps, start, end):
     """The line ``cps[start:end]`` without the spaces and carriage returns
     at its ends, as ``(start, end)``."""
@@ -29,7 +29,7 @@ def _body(cps, start, end):
     return start, end
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True, inline='always')
 def _line_end(cps, line):
     """Where the line starting at ``line`` ends (its LF, or the text's end)."""
     while line < cps.shape[0] and cps[line] != LF:
@@ -132,7 +132,7 @@ def write_lines(cps, ids, rendered, rendered_starts, starts, ends):
     return out[:pos]
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True, inline='always')
 def _copy(out, pos, src, start, end):
     for i in range(start, end):
         out[pos] = src[i]
@@ -187,7 +187,7 @@ def unit_ids(chars, length, end_key, final_bit):
     return ids, keys[:n_keys]
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True, inline='always')
 def _find(table, keys, key, size):
     h = (key * MULT >> np.int64(32)) & (size - 1)
     while keys[table[h]] != key:
