@@ -26,6 +26,13 @@ import time
 import numpy as np
 
 
+def _check(ok, what):
+    """Raise unless ``ok``.  Not an assert: ``python -O`` would skip it and
+    the call inside it, and compile nothing."""
+    if not ok:
+        raise RuntimeError(f"precompile: {what} gave back other data")
+
+
 def _exercise():
     """Run every code path that has kernels of its own."""
     import gagebpe
@@ -50,39 +57,39 @@ def _exercise():
     for data, levels in inputs:
         for level in levels:
             blob = gagebpe.compress(data, level)
-            assert gagebpe.decompress(blob) == data
-            assert gagebpe.decompress(blob, threads=2) == data
+            _check(gagebpe.decompress(blob) == data, "decompress")
+            _check(gagebpe.decompress(blob, threads=2) == data, "decompress on two threads")
             d, parts = gagebpe.Decompressor(), []
             while not d.eof:
                 parts.append(d.decompress(b"" if parts else blob, 1 << 20))
-            assert b"".join(parts) == data
+            _check(b"".join(parts) == data, "Decompressor")
     # a stream of one block takes its coding's kernel: FOLDED and MIXED
     # (which only 0.11 wrote) come as one block from none of the inputs
     # above, but may from anyone's data or older files
     from gagebpe import _one_block
     _one_block.compile_kernels()
     g = gagebpe.grammar.encode(sample(5000))
-    assert gagebpe.grammar.decode(g.merges, g.ids) == sample(5000)
+    _check(gagebpe.grammar.decode(g.merges, g.ids) == sample(5000), "grammar.decode")
     for data in (sample(20000), b"a" * 6000, bytes(range(256)) * 8):
-        assert gagebpe.gage1994.decompress(gagebpe.gage1994.compress(data)) == data
+        _check(gagebpe.gage1994.decompress(gagebpe.gage1994.compress(data)) == data, "gage1994")
     from gagebpe.tokenizers import WordBPE
     text = sample(200_000).decode()
     for ties in ("first", "subword-nmt"):
         bpe = WordBPE.train(text, 300, ties=ties)
-        assert bpe.apply(text).replace("@@ ", "") == text
+        _check(bpe.apply(text).replace("@@ ", "") == text, "WordBPE.apply")
         bpe.encode_ids(text[:1000])
     from gagebpe.tokenizers import ByteBPE
     for pattern, ties in (("gpt2", "first"), ("cl100k", "rustbpe"), ("gpt4", "first")):
         bpe = ByteBPE.train(text, 400, pattern=pattern, ties=ties, special_tokens=["<|x|>"])
         ids = bpe.encode(text + "<|x|>" + "a" * 500, allowed_special="all")
-        assert bpe.decode(ids) == text + "<|x|>" + "a" * 500
-        assert bpe.encode_batch([text[:500], text[500:]], threads=2) == [
-            bpe.encode(text[:500]), bpe.encode(text[500:])]
+        _check(bpe.decode(ids) == text + "<|x|>" + "a" * 500, "ByteBPE.decode")
+        _check(bpe.encode_batch([text[:500], text[500:]], threads=2) == [
+            bpe.encode(text[:500]), bpe.encode(text[500:])], "ByteBPE.encode_batch")
         again = ByteBPE(list(bpe.mergeable_ranks()), pattern=pattern)  # merges recovered
-        assert again.merges == bpe.merges
+        _check(again.merges == bpe.merges, "ByteBPE's recovered merges")
     try:
         bpe = ByteBPE.train(text, 300, pattern=r"\w+|\W")  # chunks cut by ``regex``
-        assert bpe.decode(bpe.encode(text)) == text
+        _check(bpe.decode(bpe.encode(text)) == text, "ByteBPE with a regex pattern")
     except gagebpe.tokenizers.TokenizerError:
         pass  # the regex module is not installed
 
