@@ -59,6 +59,8 @@ def seeds():
                            ("lz-blocks", (noise[:1000] * 2 + text[:2000]) * 4,
                             {"level": 9, "block_size": 4000}),
                            ("mixed", text[:1200], {"level": 9}),
+                           ("sized-mixed", text[:100], {"level": 9}),
+                           ("sized-stored", noise[:20], {}),
                            ("mixed-blocks", text[:6000], {"level": 9, "block_size": 1500}),
                            ("empty", b"", {})):
         out.append((name, "gbpe", gagebpe.compress(data, **kw), data))
@@ -155,20 +157,21 @@ def mutate(rng, seed, other):
 
 def _compact_at(blob):
     """Where the compact block header of a one-block stream of version 7 to
-    10 begins, or 0 if ``blob`` is no such stream."""
+    11 begins, or 0 if ``blob`` is no such stream."""
     from gagebpe import _container
     if blob[:2] == _container.SHORT_MAGIC:
         return len(_container.SHORT_MAGIC)
     if blob[:1] == _container.SHORT_MAGIC[:1]:
-        return 1  # version 10: the block begins with its tagged coding byte
+        return 1  # versions 10 and 11: the block begins with its coding byte
     compact = {bytes([v, _container.ONE_BLOCK]) for v in _container.COMPACT_VERSIONS}
     return _container.PREAMBLE.size if bytes(blob[4:6]) in compact else 0
 
 
 def _compact_field(blob, which, value):
-    """A one-block stream of version 7 to 10 with its size (``which`` 0) or
+    """A one-block stream of version 7 to 11 with its size (``which`` 0) or
     payload size (1) written as ``value``, as a varint of any length it
-    takes."""
+    takes (in version 11, whose coding byte names the size, the first
+    varint is the payload size)."""
     from gagebpe import _container
     at = _compact_at(blob) + 1
     try:

@@ -10,6 +10,10 @@ the default level and level 9, how many pieces the default level and
 level 9 make larger than zlib -9 and by how much at most, and the median
 time to decompress a piece with each, in the same rounds.  Pieces: up to
 5 from each file, spread over it.
+
+A second table takes every size from 1 to 128 bytes, up to 20 pieces of
+each from each file, where framing is most of the output: how many pieces
+each level makes larger than zlib -9, and by how much at most.
 """
 import argparse
 import statistics
@@ -24,6 +28,8 @@ from gagebpe._levels import DEFAULT_LEVEL
 from _shared import CORPUS, command_line, write_readme
 
 SIZES = (16, 32, 64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65535)
+TINY_SIZES = [(1, 8), (9, 16), (17, 32), (33, 64), (65, 128)]  # every size in each range
+TINY_PIECES = 20
 LEVELS = (5, DEFAULT_LEVEL, 9)
 ROUNDS = 7
 
@@ -77,6 +83,18 @@ def row(size, datas):
             + "".join(f"| {t * 1e6:.1f} " for t in times) + "|")
 
 
+def tiny_row(low, high, datas):
+    """Every size from ``low`` to ``high``: pieces, bytes with zlib -9 and
+    each level, and how many pieces each level makes larger than zlib -9."""
+    chunk = [p for size in range(low, high + 1) for data in datas
+             for p in pieces(data, size, TINY_PIECES) if len(p) == size]
+    z = [zlib.compress(p, 9) for p in chunk]
+    g = {level: [gagebpe.compress(p, level) for p in chunk] for level in LEVELS}
+    return (f"| {low}–{high} | {len(chunk):,} | {sum(map(len, z)):,} "
+            + "".join(f"| {sum(map(len, g[level])):,} " for level in LEVELS)
+            + "".join(f"| {larger(g[level], z)} " for level in LEVELS) + "|")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("extra", nargs="*", help="more directories to cut pieces from")
@@ -91,6 +109,13 @@ def main():
              "|---:" * 12 + "|"]
     for size in SIZES:
         lines.append(row(size, datas))
+        print(lines[-1], flush=True)
+    lines += ["", "| piece bytes (every size) | pieces | zlib -9 "
+              + "".join(f"| gagebpe -{level} " for level in LEVELS)
+              + "".join(f"| -{level} larger (most by) " for level in LEVELS) + "|",
+              "|---:" * (3 + 2 * len(LEVELS)) + "|"]
+    for low, high in TINY_SIZES:
+        lines.append(tiny_row(low, high, datas))
         print(lines[-1], flush=True)
     table = "\n".join(lines)
     print(table)

@@ -1,4 +1,4 @@
-"""The container format, version 10 (docs/FORMAT.md, section 3): the parts
+"""The container format, version 11 (docs/FORMAT.md, section 3): the parts
 of a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
@@ -8,6 +8,7 @@ of a stream, built and checked, and the one parser of its layout.
            | short-magic end-of-blocks (version 9: the empty stream)
            | fb compact-block          (version 10: its coding byte tagged)
            | fb 50                     (version 10: the empty stream)
+           | fb sized-block            (version 11: coding and size in one byte)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -45,7 +46,9 @@ FOOTER_MAGIC = b"EPBG"
 # (8 to 11 bytes of framing where version 7 took 13 to 15; zlib takes 6),
 # and MIXED_MATCH, in either layout; 10 tags the short layout's coding
 # byte and drops the magic's second byte (7 to 10 bytes of framing), and
-# exists only in that layout.
+# exists only in that layout; 11, likewise, names a small STORED or
+# MIXED_MATCH block's coding and size in that one byte (6 and 7 bytes of
+# framing, where inputs of a few dozen bytes need every one).
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
@@ -55,8 +58,9 @@ MIXED_VERSION = 8
 SHORT_VERSION = 9
 MATCH_VERSION = SHORT_VERSION  # 9 brought both
 TAGGED_VERSION = 10
+SIZED_VERSION = 11
 VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)  # of the block layout
-SHORT_VERSIONS = (SHORT_VERSION, TAGGED_VERSION)
+SHORT_VERSIONS = (SHORT_VERSION, TAGGED_VERSION, SIZED_VERSION)
 ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
                       MIXED_VERSION)
 # one-block preambles followed by a compact block header (the short
@@ -77,6 +81,11 @@ CODINGS[7] = CODINGS[6]
 CODINGS[8] = CODINGS[7] + (MIXED,)
 CODINGS[9] = CODINGS[8] + (MIXED_MATCH,)
 CODINGS[10] = CODINGS[9]
+# Version 11's sized coding bytes: for each coding that has them, the
+# byte of a block of 1 byte, and the largest size named (its byte is
+# first + largest - 1).  Together they take 60 to ff.
+SIZED = {STORED: (0x60, 32), MIXED_MATCH: (0x80, 128)}
+CODINGS[11] = tuple(SIZED)
 # The version that brought each coding written since version 3.
 SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION,
          MIXED_MATCH: MATCH_VERSION}
@@ -94,10 +103,11 @@ PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
 BLOCK_HEADER = struct.Struct("<BIIII")
-# Versions 7 to 10's one block: coding:u8 (tagged in version 10), size and
-# payload size as varints (VARINT_BYTES at most; versions 9 and 10 send no
-# payload size for STORED, whose payload is its data), check of the
-# original bytes:u32; then the payload.
+# Versions 7 to 11's one block: coding:u8 (tagged in version 10; in 11
+# sized, naming the size too), size and payload size as varints
+# (VARINT_BYTES at most; versions 9 to 11 send no payload size for STORED,
+# whose payload is its data), check of the original bytes:u32; then the
+# payload.
 VARINT_BYTES = 4  # 28 bits: past MAX_BLOCK_SIZE
 SMALLEST_STREAM = 2  # the empty stream, version 10
 # per block: its bytes in the stream (header included), its original size
@@ -133,17 +143,30 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The stream (version 10, the short layout) of ``block``, framed by
-    ``block()``."""
+    """The stream (the short layout: version 11 where the block's coding and
+    size fit one sized byte, else 10) of ``block``, framed by ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
-    sizes = varint(size) + (varint(payload_size) if coding != STORED else b"")
-    return (bytes([SHORT_MARK, TAGGED + coding]) + sizes + struct.pack("<I", data_check)
-            + block[BLOCK_HEADER.size:])
+    payload_sizes = varint(payload_size) if coding != STORED else b""
+    first, largest = SIZED.get(coding, (0, 0))
+    if size <= largest:
+        head = bytes([SHORT_MARK, first + size - 1]) + payload_sizes
+    else:
+        head = bytes([SHORT_MARK, TAGGED + coding]) + varint(size) + payload_sizes
+    return head + struct.pack("<I", data_check) + block[BLOCK_HEADER.size:]
+
+
+def sized(byte):
+    """``(coding, size)`` that version 11's sized coding ``byte`` names, or
+    ``(None, 0)`` for a byte out of their range."""
+    for coding, (first, largest) in SIZED.items():
+        if first <= byte < first + largest:
+            return coding, byte - first + 1
+    return None, 0
 
 
 def short_stream(blocks):
-    """The stream (version 10, the short layout) of ``blocks``: none, or
-    one framed by ``block()``."""
+    """The stream (the short layout, version 10 or 11) of ``blocks``: none,
+    or one framed by ``block()``."""
     return one_block_stream(blocks[0]) if blocks else bytes([SHORT_MARK, TAGGED])
 
 
@@ -351,6 +374,8 @@ class Parser:
                 return self._one_block_next(SHORT_VERSION, len(SHORT_MAGIC))
             if TAGGED <= head[1] < TAGGED + TAGS:  # the block's coding byte
                 return self._one_block_next(TAGGED_VERSION, 1)
+            if sized(head[1])[0] is not None:  # its coding and size
+                return self._one_block_next(SIZED_VERSION, 1)
             raise GageBPEError(BAD_MAGIC)
         if not MAGIC.startswith(head):
             raise GageBPEError(BAD_MAGIC)
@@ -397,20 +422,23 @@ class Parser:
         return self._block_header(coding, size, payload_size, data_check, BLOCK_HEADER.size)
 
     def _parse_compact_header(self, view):
-        """Versions 7 to 10's block header.  It has no check of its own: a
+        """Versions 7 to 11's block header.  It has no check of its own: a
         wrong size or coding fails the decoding or the data check.  In
         versions 9 and 10, END_OF_BLOCKS in place of a coding ends the
-        empty stream."""
+        empty stream; in version 11 the first byte names the size too."""
         if not len(view):
             return None, 0
         coding = self._coding(view[0])
         if self.header.version in SHORT_VERSIONS and coding == END_OF_BLOCKS:
             self._state = _DONE
             return End([], self._preamble_size + 1), 1
-        size, at = read_varint(view, 1)
+        if self.header.version == SIZED_VERSION:
+            size, at = sized(view[0])[1], 1
+        else:
+            size, at = read_varint(view, 1)
         if size is None:
             return None, 0
-        if self._size_fields(coding) == 2:
+        if self._sends_payload_size(coding):
             payload_size, at = read_varint(view, at)
         else:
             payload_size = size
@@ -421,13 +449,19 @@ class Parser:
 
     def _coding(self, byte):
         """The coding that a compact block header's first ``byte`` names."""
+        if self.header.version == SIZED_VERSION:
+            return sized(byte)[0]
         return byte - TAGGED if self.header.version == TAGGED_VERSION else byte
 
+    def _sends_payload_size(self, coding):
+        """Whether a compact block header of ``coding`` holds its payload
+        size: in the short layout a STORED block's is its size."""
+        return not (self.header.version in SHORT_VERSIONS and coding == STORED)
+
     def _size_fields(self, coding):
-        """How many sizes a compact block header of ``coding`` holds: in
-        the short layout a STORED block's payload size is its size, and
-        not sent."""
-        return 1 if self.header.version in SHORT_VERSIONS and coding == STORED else 2
+        """How many sizes (varints) a compact block header of ``coding``
+        holds: in version 11 its first byte names the size."""
+        return (self.header.version != SIZED_VERSION) + self._sends_payload_size(coding)
 
     def _block_header(self, coding, size, payload_size, data_check, n):
         """The block header of ``n`` bytes that holds these fields, checked."""
@@ -463,7 +497,7 @@ def _is_preamble(head):
 
 
 def _compact_header_size(head, fields):
-    """The length of the version 7 to 10 block header of ``fields`` sizes
+    """The length of the version 7 to 11 block header of ``fields`` sizes
     that begins ``head``, or one more than ``len(head)`` where ``head``
     does not tell it."""
     at = 1

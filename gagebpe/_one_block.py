@@ -28,19 +28,19 @@ from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEX
                          MATCH_VERSION, MAX_BLOCK_SIZE, MIXED, MIXED_MATCH, MIXED_VERSION,
                          ONE_BLOCK, ONE_BLOCK_VERSIONS,
                          PREAMBLE, REPEATS, REPEATS_VERSION, SHORT_MAGIC, SHORT_MARK,
-                         SHORT_VERSION, SORTED, STORED, TAGGED, TAGGED_VERSION, VARINT_BYTES,
-                         read_varint, trailer_size)
+                         SHORT_VERSION, SIZED, SIZED_VERSION, SORTED, STORED, TAGGED,
+                         TAGGED_VERSION, VARINT_BYTES, read_varint, sized, trailer_size)
 from ._errors import GageBPEError
 from ._jit import PURE_PYTHON, njit
 
 _BLOCK_AT = HEADER.size  # in a stream of the block layout
 _ONE_BLOCK_AT = PREAMBLE.size  # in a one-block stream of versions 4 to 8
 _SHORT_AT = len(SHORT_MAGIC)  # in a stream of the short layout of version 9
-_TAGGED_AT = 1  # of version 10, whose block's coding byte is tagged
+_TAGGED_AT = 1  # of versions 10 and 11, whose block's coding byte is tagged or sized
 _BLOCK_HEADER = BLOCK_HEADER.size
 _TRAILER = trailer_size(1)
 _INDEX_CHECK_AT = 1 + INDEX_ENTRY.size + FOOTER.size - 8  # in the trailer
-SMALLEST = _TAGGED_AT + 6  # a one-block stream's least, payload aside (STORED, short)
+SMALLEST = _TAGGED_AT + 6  # a one-block stream's least: a sized STORED block of 1 byte
 # Streams up to this size: past it, the general reader's fixed cost is
 # small beside decoding, and its threads may help.
 LARGEST = 1 << 22
@@ -50,6 +50,9 @@ _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _SHORT_SECOND = SHORT_MAGIC[1]
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
+# (coding, first byte, largest size) of version 11's sized coding bytes
+_SIZED = np.array([(coding, first, largest) for coding, (first, largest) in SIZED.items()],
+                  np.int64)
 _ONE_BLOCK_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in ONE_BLOCK_VERSIONS)
 _COMPACT_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in COMPACT_VERSIONS)
 
@@ -96,10 +99,23 @@ def _block_at(data):
 
 
 @njit(cache=True, nogil=True)
+def _sized(byte):
+    """``(coding, size)`` that version 11's sized coding ``byte`` names, as
+    ``_container.sized`` reads it, or ``(-1, 0)``."""
+    for k in range(_SIZED.shape[0]):
+        if _SIZED[k, 1] <= byte < _SIZED[k, 1] + _SIZED[k, 2]:
+            return _SIZED[k, 0], np.int64(byte) - _SIZED[k, 1] + 1
+    return -1, 0
+
+
+@njit(cache=True, nogil=True)
 def _coding(data, b):
-    """The coding of the block at ``data[b:]`` (tagged in version 10: a
-    byte out of the tag's range gives no coding taken here)."""
-    return np.int64(data[b]) - TAGGED if b == _TAGGED_AT else np.int64(data[b])
+    """The coding of the block at ``data[b:]`` (tagged in version 10, sized
+    in 11: a byte out of their ranges gives no coding taken here)."""
+    if b != _TAGGED_AT:
+        return np.int64(data[b])
+    coding, _ = _sized(data[b])
+    return coding if coding >= 0 else np.int64(data[b]) - TAGGED
 
 
 @njit(cache=True, nogil=True)
@@ -128,7 +144,10 @@ def _frame(data, size):
     if not short and not _same(data, 0, _MAGIC):
         return no
     if short or (b == _ONE_BLOCK_AT and data[4] >= COMPACT_VERSION):
-        declared, at = _size_field(data, b + 1)
+        _, declared = _sized(data[b]) if b == _TAGGED_AT else (-1, 0)
+        at = b + 1
+        if declared == 0:
+            declared, at = _size_field(data, b + 1)
         if at < 0 or declared != size:
             return no
         payload_size = size
@@ -293,8 +312,10 @@ def _framed(data, out, coding, since):
     if start < 0:
         return data[:0], -1
     b = _block_at(data)
-    version = (SHORT_VERSION if b == _SHORT_AT else TAGGED_VERSION if b == _TAGGED_AT
-               else data[4])
+    if b == _TAGGED_AT:
+        version = SIZED_VERSION if _sized(data[b])[0] >= 0 else TAGGED_VERSION
+    else:
+        version = SHORT_VERSION if b == _SHORT_AT else data[4]
     if _coding(data, b) != coding or version < since:
         return data[:0], -1
     return data[start:end], check_at
@@ -393,19 +414,26 @@ def _declared(data):
          else _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES else _BLOCK_AT)
     if len(data) <= b:
         return 0, 0
-    coding = data[b] - (TAGGED if b == _TAGGED_AT else 0)
+    coding, size = sized(data[b]) if b == _TAGGED_AT else (None, 0)
+    if coding is None:
+        coding = data[b] - (TAGGED if b == _TAGGED_AT else 0)
+        size = _declared_size(data, b, short)
     if coding not in _KERNELS:
         return 0, 0
+    return (size, coding) if 0 < size <= MAX_BLOCK_SIZE else (0, 0)
+
+
+def _declared_size(data, b, short):
+    """The size that the block header at ``data[b:]`` of a one-block stream
+    sends, or 0 where it cannot be read."""
     if short or data[4:6] in _COMPACT_PREAMBLES:
         try:
-            size = read_varint(data, b + 1)[0] or 0
+            return read_varint(data, b + 1)[0] or 0
         except GageBPEError:  # the general path says what is wrong
-            return 0, 0
-    elif len(data) < b + _BLOCK_HEADER:
-        return 0, 0
-    else:
-        size = int.from_bytes(data[b + 1:b + 5], "little")
-    return (size, coding) if size <= MAX_BLOCK_SIZE else (0, 0)
+            return 0
+    if len(data) < b + _BLOCK_HEADER:
+        return 0
+    return int.from_bytes(data[b + 1:b + 5], "little")
 
 
 def decode(data, limit):

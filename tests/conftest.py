@@ -134,11 +134,16 @@ def version_of(blob):
 def as_version(blob, version):
     """The one-block stream ``blob`` in the one-block layout of ``version``:
     4 to 6, with the 17-byte block header those versions have, 7 and 8,
-    with the compact one, or 9, the short layout with a 2-byte magic."""
+    with the compact one, or the short layout of 9, with a 2-byte magic,
+    or of 10, its coding byte tagged and its size a varint."""
     block = one_block(blob)
-    if version == _container.SHORT_VERSION:
-        assert blob[0] == _container.SHORT_MARK and blob[1] != _container.SHORT_MAGIC[1]
-        return _container.SHORT_MAGIC + bytes([block[0]]) + blob[2:]
+    if version in (_container.SHORT_VERSION, _container.TAGGED_VERSION):
+        coding, size, payload_size, check, _ = _container.BLOCK_HEADER.unpack_from(block)
+        head = (_container.SHORT_MAGIC + bytes([coding]) if version == _container.SHORT_VERSION
+                else bytes([_container.SHORT_MARK, _container.TAGGED + coding]))
+        payload_sizes = _container.varint(payload_size) if coding != _container.STORED else b""
+        return (head + _container.varint(size) + payload_sizes + struct.pack("<I", check)
+                + block[_container.BLOCK_HEADER.size:])
     preamble = _container.PREAMBLE.pack(_container.MAGIC, version, _container.ONE_BLOCK)
     if version not in _container.COMPACT_VERSIONS:
         return preamble + block

@@ -51,9 +51,13 @@ def test_each_version_checks_blocks_with_its_own_function():
 
 
 def test_new_streams_take_the_lowest_version_that_holds_them():
-    # one block or none: the short layout, version 10, its coding byte tagged
-    assert gagebpe.compress(b"abc") == b"\xfb\x51\x03" + \
+    # one block or none: the short layout; version 11 names a small block's
+    # coding and size in one byte, version 10 tags the coding byte of others
+    assert gagebpe.compress(b"abc") == b"\xfb\x62" + \
         _checksum.block_check(b"abc").to_bytes(4, "little") + b"abc"
+    random = np.random.default_rng(0).bytes(40)
+    assert gagebpe.compress(random) == b"\xfb\x51\x28" + \
+        _checksum.block_check(random).to_bytes(4, "little") + random
     assert gagebpe.compress(b"") == b"\xfb\x50"
     random = np.random.default_rng(0).bytes(512)
     assert gagebpe.compress(random, block_size=256)[4] == 3  # STORED

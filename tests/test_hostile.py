@@ -70,7 +70,7 @@ def test_a_header_declaring_2_to_the_60_bytes_allocates_nothing():
             gagebpe.decompress(bytes(blob))
     # and in the compact headers of versions 7 and 10, whose sizes are
     # varints of at most 28 bits
-    for blob, at in ((tiny, 2),  # after fb and the tagged coding byte
+    for blob, at in ((as_version(tiny, _container.TAGGED_VERSION), 2),  # after fb 51
                      (as_version(tiny, _container.COMPACT_VERSION), _container.PREAMBLE.size + 1)):
         forged = blob[:at] + _container.varint((1 << 28) - 1) + blob[at + 1:]
         with pytest.raises(GageBPEError, match="out of range"):

@@ -30,10 +30,11 @@ def coding_of(blob):
 
 
 def both_layouts(blob):
-    """A one-block stream as written (version 10, the short layout), in
-    version 9's short layout, in the one-block layouts of versions 8 and 6,
-    and in the block layout."""
-    return [blob, as_version(blob, _container.SHORT_VERSION),
+    """A one-block stream as written (the short layout, version 11 or 10),
+    in version 10's and 9's short layout, in the one-block layouts of
+    versions 8 and 6, and in the block layout."""
+    return [blob, as_version(blob, _container.TAGGED_VERSION),
+            as_version(blob, _container.SHORT_VERSION),
             as_version(blob, _container.MIXED_VERSION),
             as_version(blob, _container.LZ_VERSION), block_layout(blob)]
 
@@ -189,7 +190,7 @@ def test_a_forged_size_allocates_nothing_past_a_block():
             assert _one_block.decode(blob, BIG) is None
             with pytest.raises(gagebpe.GageBPEError):
                 gagebpe.decompress(blob, limit=None)
-    for blob in both_layouts(compact)[3:]:  # sizes of 4 bytes
+    for blob in both_layouts(compact)[4:]:  # sizes of 4 bytes
         blob = bytearray(blob)
         (start, _, _), = block_spans(blob)
         for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 32) - 1):

@@ -1,4 +1,4 @@
-"""The short layout (format versions 9 and 10, docs/FORMAT.md section
+"""The short layout (format versions 9 to 11, docs/FORMAT.md section
 3.6): every stream of one block or none, and the layouts it replaced,
 still read."""
 import io
@@ -16,6 +16,7 @@ from conftest import as_version, coding_of
 
 SHORT = _container.SHORT_MAGIC  # version 9's
 STORED_STREAMS = Path(__file__).parent / "data" / "v0.13-short.gbpe"
+TAGGED_STREAMS = Path(__file__).parent / "data" / "v0.14-tagged.gbpe"
 
 
 def head(coding):
@@ -47,11 +48,58 @@ def test_a_stored_block_sends_no_payload_size():
     assert _one_block.decode(blob, 1000) == data
 
 
+def test_a_small_block_names_its_coding_and_size_in_one_byte():
+    stored = {_container.STORED: [], _container.MIXED_MATCH: []}
+    rng = np.random.default_rng(11)
+    for size in range(1, 140):
+        for data in (rng.bytes(size), sample(size)):
+            blob = gagebpe.compress(data)
+            coding, check = coding_of(blob), block_check(data).to_bytes(4, "little")
+            first, largest = _container.SIZED.get(coding, (0, 0))
+            if size <= largest:  # version 11
+                assert blob[1] == first + size - 1
+                assert blob[2 + (coding != _container.STORED):][:4] == check
+                stored[coding].append(size)
+            else:  # version 10: the tagged coding byte, then the size
+                assert blob[1] == _container.TAGGED + coding
+                assert blob[2:2 + len(_container.varint(size))] == _container.varint(size)
+            (info,) = gagebpe.describe(io.BytesIO(blob))
+            assert info.version == (11 if size <= largest else 10)
+            assert (info.size, info.stream_bytes) == (size, len(blob))
+            assert gagebpe.decompress(blob) == data
+            assert _one_block.decode(blob, size) == data
+            # less than version 10 spends on the same block, by its size
+            saved = len(_container.varint(size)) if size <= largest else 0
+            assert len(as_version(blob, _container.TAGGED_VERSION)) == len(blob) + saved
+    assert set(stored[_container.STORED]) == set(range(1, 33))
+    assert max(stored[_container.MIXED_MATCH]) == 128
+
+
+@pytest.mark.parametrize("blob, error, message", [
+    (b"\xfb\x60", EOFError, "ended before"),
+    (b"\xfb\x60\x00\x00\x00\x00", EOFError, "ended before"),  # no byte after the check
+    (b"\xfb\x61" + block_check(b"ab").to_bytes(4, "little") + b"ab", None, b"ab"),
+    (b"\xfb\x61" + block_check(b"ab").to_bytes(4, "little") + b"ac", GageBPEError,
+     "block check failed"),
+    (b"\xfb\x83\x05\x00\x00\x00\x00abcde", GageBPEError, "larger than its contents"),
+    (b"\xfb\x83\x80\x00", GageBPEError, "shortest form"),
+    (b"\xfb\x83\x03\x00\x00\x00\x00abc", GageBPEError, "MIXED|check failed"),
+    (b"\xfb\x83\x03\x00\x00\x00\x00ab", EOFError, "ended before"),
+])
+def test_sized_blocks_are_checked(blob, error, message):
+    if error is None:
+        assert gagebpe.decompress(blob) == message == _one_block.decode(blob, 10)
+        return
+    with pytest.raises(error, match=message):
+        gagebpe.decompress(blob)
+    assert _one_block.decode(blob, 1000) is None
+
+
 def mixed_streams():
     """Short streams of each kind, and one of the block layout, with what
     they hold."""
     pieces = [b"", b"x", sample(1500), bytes(np.random.default_rng(2).bytes(700)),
-              sample(9000), b"", sample(5000)]
+              sample(9000), b"", sample(100), sample(5000)]
     streams = [gagebpe.compress(p, block_size=4096 if i == 4 else None)
                for i, p in enumerate(pieces)]
     return streams, pieces
@@ -81,7 +129,7 @@ def test_concatenated_short_streams_decode_by_every_reader():
     (SHORT, EOFError, "ended before"),
     (b"\xfbH\x00", GageBPEError, "bad magic"),
     (b"\xfb\x4f\x00", GageBPEError, "bad magic"),  # under the tags
-    (b"\xfb\x60\x00", GageBPEError, "bad magic"),  # over them
+    (b"\xfb\x00\x00", GageBPEError, "bad magic"),  # under 9's
     (b"\xfaG\x00", GageBPEError, "bad magic"),
     (b"\xfa\x51\x00", GageBPEError, "bad magic"),
     (SHORT + b"\x0c\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 12"),
@@ -113,6 +161,7 @@ def test_one_block_layouts_of_versions_4_to_8_stay_readable(level):
         coding = coding_of(blob)
         # versions 7 and 8 framed it in 5 bytes more, and a STORED block's
         # payload size too
+        tagged = as_version(blob, _container.TAGGED_VERSION)
         extra = 5 + (len(_container.varint(len(data))) if coding == _container.STORED else 0)
         for version in range(_container.ONE_BLOCK_VERSION, _container.MIXED_VERSION + 1):
             if version < _container.SINCE.get(coding, 0):
@@ -123,7 +172,7 @@ def test_one_block_layouts_of_versions_4_to_8_stay_readable(level):
             (info,) = gagebpe.describe(io.BytesIO(old))
             assert (info.version, info.size, info.stream_bytes) == (version, len(data), len(old))
             if version >= _container.COMPACT_VERSION:
-                assert len(old) == len(blob) + extra
+                assert len(old) == len(tagged) + extra
 
 
 def test_the_empty_stream_of_the_block_layout_stays_readable():
@@ -137,7 +186,7 @@ def test_the_short_layout_of_version_9_stays_readable(level):
     for data in (b"x", sample(1500), sample(9000)):
         blob = gagebpe.compress(data, level)
         old = as_version(blob, _container.SHORT_VERSION)
-        assert len(old) == len(blob) + 1  # its magic's second byte
+        assert len(old) == len(as_version(blob, _container.TAGGED_VERSION)) + 1  # G
         assert gagebpe.decompress(old) == data
         assert _one_block.decode(old, len(data)) == data
         assert gagebpe.decompress(old + blob + old) == data * 3
@@ -156,3 +205,19 @@ def test_short_streams_written_by_gagebpe_0_13_stay_readable():
     assert [blob[sum(i.stream_bytes for i in infos[:k]):][:3].hex()
             for k in range(len(infos))] == ["fb4700", "fb4701", "fb470b", "fb470b",
                                             "fb4701", "fb4704"]
+
+
+def test_short_streams_written_by_gagebpe_0_14_stay_readable():
+    # version 10: empty, STORED, MIXED_MATCH x 3, STORED and SORTED at level
+    # 9, and LZ at level 1
+    blob = TAGGED_STREAMS.read_bytes()
+    pieces = [b"", b"x", sample(20), sample(100), sample(1500),
+              bytes(np.random.default_rng(13).bytes(30)), sample(5000), sample(64)]
+    assert gagebpe.decompress(blob) == b"".join(pieces)
+    infos = gagebpe.describe(io.BytesIO(blob))
+    assert [(i.version, i.size) for i in infos] == [(10, len(p)) for p in pieces]
+    starts = [sum(i.stream_bytes for i in infos[:k]) for k in range(len(infos))]
+    assert [blob[k + 1] - _container.TAGGED for k in starts] == [0, 1, 11, 11, 11, 1, 4, 9]
+    for k, info, data in zip(starts, infos, pieces):
+        if data:
+            assert _one_block.decode(blob[k:k + info.stream_bytes], len(data)) == data
