@@ -28,50 +28,73 @@ def distinct(units, starts, ends):
     The hash table and the copies it compares words with grow with the
     distinct words, not the text, so that they stay in cache."""
     n = starts.shape[0]
-    size = 1024
-    table = np.full(size, -1, np.int64)  # distinct number, by hash slot
+    table = np.full(1024, -1, np.int64)  # distinct number, by hash slot
     ids = np.empty(n, np.int64)
     hashes = np.empty(256, np.int64)  # of each distinct word, for regrowing
     firsts = np.empty(256, np.int64)
     copy_starts = np.zeros(257, np.int64)
-    copies = np.empty(1024, np.uint32)  # each distinct word's code points
-    n_distinct = 0
-    for w in range(n):
+    copies = np.empty(1024, np.uint32)  # each distinct word's units
+    w = n_distinct = 0
+    while True:
+        w, n_distinct = _number(units, starts, ends, w, n_distinct, table, ids, hashes, firsts,
+                                copy_starts, copies)
+        if w == n:
+            return ids, firsts[:n_distinct].copy()
+        # word w is new, and wants room
+        hashes = with_room(hashes, n_distinct + 1)
+        firsts = with_room(firsts, n_distinct + 1)
+        copy_starts = with_room(copy_starts, n_distinct + 2)
+        copies = with_room(copies, copy_starts[n_distinct] + ends[w] - starts[w])
+        if 2 * (n_distinct + 1) > table.shape[0]:
+            table = _rehashed(hashes, n_distinct, 2 * table.shape[0])
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _number(units, starts, ends, w, n_distinct, table, ids, hashes, firsts, copy_starts,
+            copies):
+    """Number the words from ``w`` on, ``n_distinct`` known so far, until
+    every word is numbered or a new one finds no room (the table would be
+    over half full, or a buffer is full): ``(w, n_distinct)``.  A loop of
+    its own, in a leaf: in ``distinct``, which grows the buffers, it would
+    count references to them at every word."""
+    size = table.shape[0]
+    while w < starts.shape[0]:
         s, e = starts[w], ends[w]
         full = content_hash(units, s, e)
         h = full & (size - 1)
-        while True:
-            d = table[h]
-            if d == -1:
-                break
-            if hashes[d] == full and _same(copies, copy_starts[d], copy_starts[d + 1], units, s, e):
-                break
+        d = table[h]
+        while d != -1 and not (hashes[d] == full
+                               and _same(copies, copy_starts[d], copy_starts[d + 1], units, s, e)):
             h = (h + 1) & (size - 1)
-        if d != -1:
-            ids[w] = d
-            continue
-        d = n_distinct
-        n_distinct += 1
-        hashes = with_room(hashes, n_distinct)
-        firsts = with_room(firsts, n_distinct)
-        copy_starts = with_room(copy_starts, n_distinct + 1)
-        table[h] = d
-        firsts[d] = w
-        hashes[d] = full
+            d = table[h]
+        if d == -1:
+            d = n_distinct
+            end = copy_starts[d] + e - s
+            if (2 * (d + 1) > size or d >= hashes.shape[0] or d >= firsts.shape[0]
+                    or d + 2 > copy_starts.shape[0] or end > copies.shape[0]):
+                return w, n_distinct
+            n_distinct += 1
+            table[h] = d
+            firsts[d] = w
+            hashes[d] = full
+            for i in range(e - s):
+                copies[copy_starts[d] + i] = units[s + i]
+            copy_starts[d + 1] = end
         ids[w] = d
-        end = copy_starts[d] + e - s
-        copies = with_room(copies, end)
-        copies[copy_starts[d]:end] = units[s:e]
-        copy_starts[d + 1] = end
-        if 2 * n_distinct > size:
-            size *= 2
-            table = np.full(size, -1, np.int64)
-            for k in range(n_distinct):
-                g = hashes[k] & (size - 1)
-                while table[g] != -1:
-                    g = (g + 1) & (size - 1)
-                table[g] = k
-    return ids, firsts[:n_distinct].copy()
+        w += 1
+    return w, n_distinct
+
+
+@njit(cache=True, nogil=True)
+def _rehashed(hashes, n_distinct, size):
+    """A table of ``size`` slots holding the first ``n_distinct`` words."""
+    table = np.full(size, -1, np.int64)
+    for k in range(n_distinct):
+        g = hashes[k] & (size - 1)
+        while table[g] != -1:
+            g = (g + 1) & (size - 1)
+        table[g] = k
+    return table
 
 
 @njit(cache=True, nogil=True, leaf=True)

@@ -178,23 +178,25 @@ def _chunk_end(buf, i, classes, pattern):
     return _cl100k_chunk(buf, i, classes, pattern == CL100K)
 
 
+@njit(cache=True, nogil=True, leaf=True)
+def _cut(text, i, classes, pattern, bounds, n, offset):
+    """Cut ``text`` from ``i`` into chunks, their ends (plus ``offset``) at
+    ``bounds[n + 1:]``, until the text or ``bounds`` ends: ``(i, n)``.
+    A loop of its own, in a leaf: in the kernels that grow ``bounds`` it
+    would count references to it at every chunk."""
+    while i < text.shape[0] and n + 1 < bounds.shape[0]:
+        i = _chunk_end(text, i, classes, pattern)
+        n += 1
+        bounds[n] = offset + i
+    return i, n
+
+
 @njit(cache=True, nogil=True)
 def split(buf, classes, pattern):
     """The chunk boundaries of the UTF-8 text ``buf`` under ``pattern``
     (GPT2, CL100K or GPT4): ``bounds[0] = 0``, ..., ``bounds[-1] =
     len(buf)``."""
-    # English averages a chunk per four or five bytes: start with a third.
-    bounds = np.empty(buf.shape[0] // 3 + 2, np.int64)
-    bounds[0] = 0
-    n = 0
-    i = 0
-    while i < buf.shape[0]:
-        i = _chunk_end(buf, i, classes, pattern)
-        n += 1
-        if n == bounds.shape[0]:  # a call per chunk would count references
-            bounds = with_room(bounds, n + 1)
-        bounds[n] = i
-    return bounds[:n + 1]
+    return split_texts(buf, np.array([0, buf.shape[0]], np.int64), classes, pattern)[0]
 
 
 @njit(cache=True, nogil=True)
@@ -205,7 +207,8 @@ def split_texts(buf, text_starts, classes, pattern):
     ``buf[bounds[k]:bounds[k + 1]]``, and text t's chunks are
     ``chunk_starts[t]:chunk_starts[t + 1]``."""
     n_texts = text_starts.shape[0] - 1
-    bounds = np.empty(buf.shape[0] // 3 + 2, np.int64)  # as in ``split``
+    # English averages a chunk per four or five bytes: start with a third.
+    bounds = np.empty(buf.shape[0] // 3 + 2, np.int64)
     bounds[0] = 0
     chunk_starts = np.zeros(n_texts + 1, np.int64)
     n = 0
@@ -214,10 +217,7 @@ def split_texts(buf, text_starts, classes, pattern):
         text = buf[s:text_starts[t + 1]]
         i = 0
         while i < text.shape[0]:
-            i = _chunk_end(text, i, classes, pattern)
-            n += 1
-            if n == bounds.shape[0]:  # as in ``split``
-                bounds = with_room(bounds, n + 1)
-            bounds[n] = s + i
+            bounds = with_room(bounds, n + 2)
+            i, n = _cut(text, i, classes, pattern, bounds, n, s)
         chunk_starts[t + 1] = n
     return bounds[:n + 1], chunk_starts
