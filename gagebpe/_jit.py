@@ -25,6 +25,13 @@ read where it lies, read-only.  Where no place works the kernels compile in
 memory on every start, and a ``KernelCacheWarning`` says so once.  Caching
 never raises: a cache that cannot be read or written is skipped.
 
+Numba keys a cached kernel on its own module's file alone, but a kernel's
+machine code includes that of the kernels it calls, from other modules:
+after a change to a callee the caller's cached code would run the old
+one.  So every kernel's key here is one stamp of all the modules that
+define kernels (``sources_stamp``): a change to any of them compiles all
+again.
+
 Only this module touches Numba's caching machinery; it imports nothing of
 gagebpe's but ``_errors``.
 """
@@ -121,6 +128,22 @@ def choose_place(subpath):
     return None
 
 
+def sources_stamp(package_dir=PACKAGE_DIR):
+    """``((path, mtime, size), ...)`` of every module under ``package_dir``
+    that defines kernels: the key of each cached kernel."""
+    stamp = []
+    for root, dirs, files in os.walk(package_dir):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(f for f in files if f.endswith(".py")):
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                if b"njit(" not in f.read():
+                    continue
+            st = os.stat(path)
+            stamp.append((os.path.relpath(path, package_dir), st.st_mtime_ns, st.st_size))
+    return tuple(stamp)
+
+
 def _kernel_cache_class():
     """A Numba function cache kept at the chosen place, which never raises:
     an entry that cannot be read is compiled again, one that cannot be
@@ -135,10 +158,15 @@ def _kernel_cache_class():
                    "start", stacklevel=4)
         return None
 
+    stamp = sources_stamp()
+
     class Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
         def __init__(self, py_func, py_file):
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
+
+        def get_source_stamp(self):
+            return stamp
 
         def get_cache_path(self):
             return place.path
