@@ -68,13 +68,20 @@ def larger(ours, theirs):
     return f"{len(excess)} ({max(excess, default=0)})"
 
 
-def row(size, datas):
-    chunk = [p for data in datas for p in pieces(data, size)]
+def compressed(chunk):
+    """``(zlib -9's blobs, {level: gagebpe's blobs})`` of the pieces
+    ``chunk``, every gagebpe blob checked to decompress to its piece."""
     z = [zlib.compress(p, 9) for p in chunk]
     g = {level: [gagebpe.compress(p, level) for p in chunk] for level in LEVELS}
     for blobs in g.values():
         for piece, blob in zip(chunk, blobs):
             assert gagebpe.decompress(blob) == piece
+    return z, g
+
+
+def row(size, datas):
+    chunk = [p for data in datas for p in pieces(data, size)]
+    z, g = compressed(chunk)
     times = [decode_time(zlib.decompress, z)]
     times += [decode_time(gagebpe.decompress, g[level]) for level in LEVELS]
     return (f"| {size:,} | {len(chunk)} | {sum(map(len, z)):,} "
@@ -88,8 +95,7 @@ def tiny_row(low, high, datas):
     each level, and how many pieces each level makes larger than zlib -9."""
     chunk = [p for size in range(low, high + 1) for data in datas
              for p in pieces(data, size, TINY_PIECES) if len(p) == size]
-    z = [zlib.compress(p, 9) for p in chunk]
-    g = {level: [gagebpe.compress(p, level) for p in chunk] for level in LEVELS}
+    z, g = compressed(chunk)
     return (f"| {low}–{high} | {len(chunk):,} | {sum(map(len, z)):,} "
             + "".join(f"| {sum(map(len, g[level])):,} " for level in LEVELS)
             + "".join(f"| {larger(g[level], z)} " for level in LEVELS) + "|")

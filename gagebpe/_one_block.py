@@ -28,7 +28,7 @@ from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEX
                          MATCH_VERSION, MAX_BLOCK_SIZE, MIXED, MIXED_MATCH, MIXED_VERSION,
                          ONE_BLOCK, ONE_BLOCK_VERSIONS,
                          PREAMBLE, REPEATS, REPEATS_VERSION, SHORT_MAGIC, SHORT_MARK,
-                         SHORT_VERSION, SIZED, SIZED_VERSION, SORTED, STORED, TAGGED,
+                         SHORT_VERSION, SIZED, SORTED, STORED, TAGGED,
                          TAGGED_VERSION, VARINT_BYTES, read_varint, sized, trailer_size)
 from ._errors import GageBPEError
 from ._jit import PURE_PYTHON, njit
@@ -312,10 +312,9 @@ def _framed(data, out, coding, since):
     if start < 0:
         return data[:0], -1
     b = _block_at(data)
-    if b == _TAGGED_AT:
-        version = SIZED_VERSION if _sized(data[b])[0] >= 0 else TAGGED_VERSION
-    else:
-        version = SHORT_VERSION if b == _SHORT_AT else data[4]
+    # versions 10 and 11 (both at _TAGGED_AT) hold every coding taken here
+    version = (SHORT_VERSION if b == _SHORT_AT else TAGGED_VERSION if b == _TAGGED_AT
+               else data[4])
     if _coding(data, b) != coding or version < since:
         return data[:0], -1
     return data[start:end], check_at
