@@ -65,6 +65,8 @@ def seeds():
                            ("mixed", text[:1200], {"level": 9}),
                            ("sized-mixed", text[:100], {"level": 9}),
                            ("sized-stored", noise[:20], {}),
+                           ("delimited", text[:60], {}),
+                           ("delimited-runs", b":\n" + b" " * 40, {}),
                            ("mixed-blocks", text[:6000], {"level": 9, "block_size": 1500}),
                            ("empty", b"", {})):
         out.append((name, "gbpe", gagebpe.compress(data, **kw), data))

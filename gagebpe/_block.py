@@ -43,7 +43,8 @@ import numpy as np
 from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
                _coding_lz, _coding_mixed, _coding_packed, _coding_repeats, _coding_sorted,
                _coding_stored, _filter, _grammar, _prefix)
-from ._container import (CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, MIXED, MIXED_MATCH, PACKED,
+from ._container import (CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, MIXED, MIXED_DELIMITED,
+                         MIXED_MATCH, PACKED,
                          REPEATS, SORTED, STORED)
 from ._errors import UNKNOWN_CODING, GageBPEError
 from ._levels import MIXED_MAX
@@ -51,7 +52,8 @@ from ._levels import MIXED_MAX
 DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
             HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode,
             CONTEXT: _coding_context.decode, LZ: _coding_lz.decode,
-            MIXED: _coding_mixed.decode, MIXED_MATCH: _coding_mixed.decode_matched}
+            MIXED: _coding_mixed.decode, MIXED_MATCH: _coding_mixed.decode_matched,
+            MIXED_DELIMITED: _coding_mixed.decode_delimited}
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
@@ -310,6 +312,13 @@ def smallest(data, grammar, context=True):
         if payload is not None and len(payload) < len(best[1]):
             best = (coding, payload)
     return best
+
+
+def encode_delimited(data):
+    """The MIXED_DELIMITED payload of ``data`` (bytes, 1 to 64 of them:
+    the coding exists only in a short stream's sized block), or None where
+    it would not be smaller than ``data``."""
+    return _coding_mixed.encode(data, delimited=True)
 
 
 def decode(coding, payload, size, out):

@@ -1,11 +1,15 @@
-"""The MIXED and MIXED_MATCH block codings (10, format version 8; 11,
-version 9): the block's bits coded one by one with the probabilities of a
-context-mixing model (``_mixing``), MIXED_MATCH's with a match model too.
+"""The MIXED, MIXED_MATCH and MIXED_DELIMITED block codings (10, format
+version 8; 11, version 9; 12, version 12): the block's bits coded one by
+one with the probabilities of a context-mixing model (``_mixing``),
+MIXED_MATCH's and MIXED_DELIMITED's with a match model too.
 
     payload = the arithmetic coder's bytes
 
 The payload has no header: the model's table sizes follow from the block's
-size, and the coded bits end where the payload does (docs/FORMAT.md).
+size.  A MIXED or MIXED_MATCH payload ends where the block's payload size
+says, and its coded bits must end there too; a MIXED_DELIMITED payload
+ends where its coded bits do, so the short layout need not send its size
+(docs/FORMAT.md, sections 3.6 and 4.14).
 
 Imports ``_errors`` and the kernel ``_mixing``.
 """
@@ -14,20 +18,22 @@ import numpy as np
 from . import _mixing
 from ._errors import GageBPEError
 
+LARGER = "MIXED_DELIMITED payload larger than its contents"
 
-def encode(data, match=True):
-    """The MIXED_MATCH payload of block ``data`` (bytes, not empty), or the
-    MIXED one if not ``match``; None where it would not be smaller than
-    ``data``."""
+
+def encode(data, match=True, delimited=False):
+    """The MIXED_MATCH payload of block ``data`` (bytes, not empty), the
+    MIXED one if not ``match``, the MIXED_DELIMITED one if ``delimited``;
+    None where it would not be smaller than ``data``."""
     out = np.empty(len(data), np.uint8)
-    n = _mixing.encode(np.frombuffer(data, np.uint8), out, match)
+    n = _mixing.encode(np.frombuffer(data, np.uint8), out, match or delimited, delimited)
     return out[:n].tobytes() if 0 < n < len(data) else None
 
 
 def decode(payload, size, out, match=False):
     """The MIXED block ``payload`` (MIXED_MATCH if ``match``) into ``out``
     (``size`` bytes)."""
-    problem = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size], match)
+    problem, _ = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size], match, False)
     if problem:
         raise GageBPEError(_mixing.PROBLEMS[problem])
     return out
@@ -36,3 +42,29 @@ def decode(payload, size, out, match=False):
 def decode_matched(payload, size, out):
     """The MIXED_MATCH block ``payload`` into ``out`` (``size`` bytes)."""
     return decode(payload, size, out, match=True)
+
+
+def decode_delimited(payload, size, out):
+    """The MIXED_DELIMITED block ``payload`` into ``out`` (``size``
+    bytes); its coded bits must end where ``payload`` does."""
+    problem, end = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size], True, True)
+    if problem or end != len(payload):
+        raise GageBPEError(_mixing.PROBLEMS[problem or 1])
+    return out
+
+
+def delimited_size(view, size, final=False):
+    """The length of the MIXED_DELIMITED payload of a block of ``size``
+    bytes that begins ``view``, found by decoding it; None where more
+    bytes may tell.  Raises ``GageBPEError`` where none will: no payload of
+    at most ``size`` bytes begins ``view``, or ``final`` (no byte follows
+    ``view``) and the coded bits end inside it in a way no payload does."""
+    head = np.frombuffer(view, np.uint8)[:size]  # a payload is never larger
+    problem, end = _mixing.decode(head, np.empty(size, np.uint8), True, True)
+    if not problem:
+        return end
+    # Bytes past ``head`` were read as 255, so a short ``head`` may fail
+    # only for the want of the bytes that follow.
+    if len(head) < size and (problem == _mixing.RUNS_PAST or not final):
+        return None
+    raise GageBPEError(LARGER if problem == _mixing.RUNS_PAST else _mixing.PROBLEMS[problem])

@@ -1,4 +1,4 @@
-"""The container format, version 11 (docs/FORMAT.md, section 3): the parts
+"""The container format, version 12 (docs/FORMAT.md, section 3): the parts
 of a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
@@ -8,19 +8,21 @@ of a stream, built and checked, and the one parser of its layout.
            | short-magic end-of-blocks (version 9: the empty stream)
            | fb compact-block          (version 10: its coding byte tagged)
            | fb 50                     (version 10: the empty stream)
-           | fb sized-block            (version 11: coding and size in one byte)
+           | fb sized-block            (versions 11 and 12: coding and size in one byte)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
 -l``).  All integers are little-endian.
 
-Imports ``_errors``, and ``_checksum`` (a kernel) only when a block's data
-is checked.
+Imports ``_errors``, ``_coding_mixed`` (a MIXED_DELIMITED payload is
+measured by decoding it), and ``_checksum`` (a kernel) only when a block's
+data is checked.
 """
 import struct
 import zlib
 from typing import NamedTuple
 
+from . import _coding_mixed
 from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
 
 MAGIC = b"GBPE"
@@ -48,7 +50,9 @@ FOOTER_MAGIC = b"EPBG"
 # byte and drops the magic's second byte (7 to 10 bytes of framing), and
 # exists only in that layout; 11, likewise, names a small STORED or
 # MIXED_MATCH block's coding and size in that one byte (6 and 7 bytes of
-# framing, where inputs of a few dozen bytes need every one).
+# framing, where inputs of a few dozen bytes need every one); 12 adds
+# MIXED_DELIMITED, a sized block of up to 64 bytes whose payload ends
+# where its coded bits do (6 bytes of framing, zlib's).
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
@@ -59,8 +63,10 @@ SHORT_VERSION = 9
 MATCH_VERSION = SHORT_VERSION  # 9 brought both
 TAGGED_VERSION = 10
 SIZED_VERSION = 11
+DELIMITED_VERSION = 12
 VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)  # of the block layout
-SHORT_VERSIONS = (SHORT_VERSION, TAGGED_VERSION, SIZED_VERSION)
+SHORT_VERSIONS = (SHORT_VERSION, TAGGED_VERSION, SIZED_VERSION, DELIMITED_VERSION)
+SIZED_VERSIONS = (SIZED_VERSION, DELIMITED_VERSION)
 ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
                       MIXED_VERSION)
 # one-block preambles followed by a compact block header (the short
@@ -71,7 +77,7 @@ MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
 (END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED, REPEATS,
- LZ, MIXED, MIXED_MATCH) = range(12)
+ LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED) = range(13)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
            3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
 CODINGS[4] = CODINGS[3]
@@ -81,11 +87,12 @@ CODINGS[7] = CODINGS[6]
 CODINGS[8] = CODINGS[7] + (MIXED,)
 CODINGS[9] = CODINGS[8] + (MIXED_MATCH,)
 CODINGS[10] = CODINGS[9]
-# Version 11's sized coding bytes: for each coding that has them, the
-# byte of a block of 1 byte, and the largest size named (its byte is
-# first + largest - 1).  Together they take 60 to ff.
-SIZED = {STORED: (0x60, 32), MIXED_MATCH: (0x80, 128)}
-CODINGS[11] = tuple(SIZED)
+# Sized coding bytes: for each coding that has them, the byte of a block
+# of 1 byte, and the largest size named (its byte is first + largest - 1).
+# Version 11's take 60 to ff, version 12's 00 to 3f.
+SIZED = {STORED: (0x60, 32), MIXED_MATCH: (0x80, 128), MIXED_DELIMITED: (0x00, 64)}
+CODINGS[11] = (STORED, MIXED_MATCH)
+CODINGS[12] = (MIXED_DELIMITED,)
 # The version that brought each coding written since version 3.
 SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION,
          MIXED_MATCH: MATCH_VERSION}
@@ -103,11 +110,11 @@ PREAMBLE = struct.Struct("<4sBB")
 # coding, original size, payload size, check of the original bytes,
 # CRC32 of the 13 bytes before
 BLOCK_HEADER = struct.Struct("<BIIII")
-# Versions 7 to 11's one block: coding:u8 (tagged in version 10; in 11
-# sized, naming the size too), size and payload size as varints
-# (VARINT_BYTES at most; versions 9 to 11 send no payload size for STORED,
-# whose payload is its data), check of the original bytes:u32; then the
-# payload.
+# Versions 7 to 12's one block: coding:u8 (tagged in version 10; in 11
+# and 12 sized, naming the size too), size and payload size as varints
+# (VARINT_BYTES at most; versions 9 to 12 send no payload size for STORED,
+# whose payload is its data, nor for MIXED_DELIMITED, whose payload ends
+# itself), check of the original bytes:u32; then the payload.
 VARINT_BYTES = 4  # 28 bits: past MAX_BLOCK_SIZE
 SMALLEST_STREAM = 2  # the empty stream, version 10
 # per block: its bytes in the stream (header included), its original size
@@ -143,10 +150,11 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The stream (the short layout: version 11 where the block's coding and
-    size fit one sized byte, else 10) of ``block``, framed by ``block()``."""
+    """The stream (the short layout: version 11 or 12 where the block's
+    coding and size fit one sized byte, else 10) of ``block``, framed by
+    ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
-    payload_sizes = varint(payload_size) if coding != STORED else b""
+    payload_sizes = varint(payload_size) if coding not in (STORED, MIXED_DELIMITED) else b""
     first, largest = SIZED.get(coding, (0, 0))
     if size <= largest:
         head = bytes([SHORT_MARK, first + size - 1]) + payload_sizes
@@ -156,8 +164,8 @@ def one_block_stream(block):
 
 
 def sized(byte):
-    """``(coding, size)`` that version 11's sized coding ``byte`` names, or
-    ``(None, 0)`` for a byte out of their range."""
+    """``(coding, size)`` that a sized coding ``byte`` (versions 11 and 12)
+    names, or ``(None, 0)`` for a byte out of their range."""
     for coding, (first, largest) in SIZED.items():
         if first <= byte < first + largest:
             return coding, byte - first + 1
@@ -165,7 +173,7 @@ def sized(byte):
 
 
 def short_stream(blocks):
-    """The stream (the short layout, version 10 or 11) of ``blocks``: none,
+    """The stream (the short layout, version 10 to 12) of ``blocks``: none,
     or one framed by ``block()``."""
     return one_block_stream(blocks[0]) if blocks else bytes([SHORT_MARK, TAGGED])
 
@@ -220,7 +228,7 @@ def trailer_size(n_blocks):
 def merge_count(coding, payload_head):
     """The number of merges of a block, from its coding and the first
     MERGE_COUNT_END bytes of its payload (fewer if it has fewer)."""
-    if coding in (STORED, LZ, MIXED, MIXED_MATCH):
+    if coding in (STORED, LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED):
         return 0
     if coding in INNER_AT:
         coding_at, inner_at = INNER_AT[coding]
@@ -281,9 +289,10 @@ _HEADER, _BLOCKS, _PAYLOAD, _DONE, _ONE_BLOCK, _ONE_BLOCK_END = range(6)
 class Parser:
     """The layout of one stream, parsed as its bytes arrive.
 
-    ``parse(view)`` reads the next unit from the start of ``view`` (the
-    input not yet taken) and returns ``(unit, n)``: the unit and the bytes
-    it took, or ``(None, 0)`` while ``view`` does not hold all of it.  The
+    ``parse(view, final=False)`` reads the next unit from the start of
+    ``view`` (the input not yet taken, all there will be if ``final``) and
+    returns ``(unit, n)``: the unit and the bytes it took, or ``(None, 0)``
+    while ``view`` does not hold all of it.  The
     units come in stream order: a ``Header``; for each block a
     ``BlockHeader`` and then its ``Payload``; and the ``End``.  A
     one-block stream has no trailer: its ``End`` takes no bytes.  A reader
@@ -327,7 +336,12 @@ class Parser:
                                  and self._coding(head[0]) == END_OF_BLOCKS):
                 return 1
             if self._compact:
-                return _compact_header_size(head, self._size_fields(self._coding(head[0])))
+                coding = self._coding(head[0])
+                n = _compact_header_size(head, self._size_fields(coding))
+                if coding == MIXED_DELIMITED and n <= len(head):  # and its payload
+                    payload_size = _coding_mixed.delimited_size(head[n:], sized(head[0])[1])
+                    return len(head) + 1 if payload_size is None else n + payload_size
+                return n
             return BLOCK_HEADER.size
         if self._state == _ONE_BLOCK_END:
             return 0
@@ -335,7 +349,7 @@ class Parser:
             return 1
         return trailer_size(len(self.index)) if head[0] == END_OF_BLOCKS else BLOCK_HEADER.size
 
-    def parse(self, view):
+    def parse(self, view, final=False):
         if self._state == _HEADER:
             return self._parse_header(view)
         if self._state == _BLOCKS:
@@ -352,7 +366,7 @@ class Parser:
             return Payload(self.block, view[:n]), n
         if self._state == _ONE_BLOCK:
             if self._compact:
-                return self._parse_compact_header(view)
+                return self._parse_compact_header(view, final)
             return self._parse_block_header(view)
         if self._state == _ONE_BLOCK_END:
             self._state = _DONE
@@ -374,8 +388,10 @@ class Parser:
                 return self._one_block_next(SHORT_VERSION, len(SHORT_MAGIC))
             if TAGGED <= head[1] < TAGGED + TAGS:  # the block's coding byte
                 return self._one_block_next(TAGGED_VERSION, 1)
-            if sized(head[1])[0] is not None:  # its coding and size
-                return self._one_block_next(SIZED_VERSION, 1)
+            coding, _ = sized(head[1])  # its coding and size
+            if coding is not None:
+                return self._one_block_next(
+                    DELIMITED_VERSION if coding == MIXED_DELIMITED else SIZED_VERSION, 1)
             raise GageBPEError(BAD_MAGIC)
         if not MAGIC.startswith(head):
             raise GageBPEError(BAD_MAGIC)
@@ -421,24 +437,30 @@ class Parser:
             raise GageBPEError("block header check failed")
         return self._block_header(coding, size, payload_size, data_check, BLOCK_HEADER.size)
 
-    def _parse_compact_header(self, view):
-        """Versions 7 to 11's block header.  It has no check of its own: a
+    def _parse_compact_header(self, view, final):
+        """Versions 7 to 12's block header.  It has no check of its own: a
         wrong size or coding fails the decoding or the data check.  In
         versions 9 and 10, END_OF_BLOCKS in place of a coding ends the
-        empty stream; in version 11 the first byte names the size too."""
+        empty stream; in versions 11 and 12 the first byte names the size
+        too.  A MIXED_DELIMITED block (version 12) sends no payload size:
+        its payload is measured, so its header is parsed only once the
+        payload is here too."""
         if not len(view):
             return None, 0
         coding = self._coding(view[0])
         if self.header.version in SHORT_VERSIONS and coding == END_OF_BLOCKS:
             self._state = _DONE
             return End([], self._preamble_size + 1), 1
-        if self.header.version == SIZED_VERSION:
+        if self.header.version in SIZED_VERSIONS:
             size, at = sized(view[0])[1], 1
         else:
             size, at = read_varint(view, 1)
         if size is None:
             return None, 0
-        if self._sends_payload_size(coding):
+        if coding == MIXED_DELIMITED:
+            payload_size = (_coding_mixed.delimited_size(view[at + 4:], size, final)
+                            if len(view) >= at + 4 else None)
+        elif self._sends_payload_size(coding):
             payload_size, at = read_varint(view, at)
         else:
             payload_size = size
@@ -449,19 +471,21 @@ class Parser:
 
     def _coding(self, byte):
         """The coding that a compact block header's first ``byte`` names."""
-        if self.header.version == SIZED_VERSION:
+        if self.header.version in SIZED_VERSIONS:
             return sized(byte)[0]
         return byte - TAGGED if self.header.version == TAGGED_VERSION else byte
 
     def _sends_payload_size(self, coding):
         """Whether a compact block header of ``coding`` holds its payload
-        size: in the short layout a STORED block's is its size."""
-        return not (self.header.version in SHORT_VERSIONS and coding == STORED)
+        size: in the short layout a STORED block's is its size, and a
+        MIXED_DELIMITED block's payload ends itself."""
+        return not (self.header.version in SHORT_VERSIONS
+                    and coding in (STORED, MIXED_DELIMITED))
 
     def _size_fields(self, coding):
         """How many sizes (varints) a compact block header of ``coding``
-        holds: in version 11 its first byte names the size."""
-        return (self.header.version != SIZED_VERSION) + self._sends_payload_size(coding)
+        holds: in versions 11 and 12 its first byte names the size."""
+        return (self.header.version not in SIZED_VERSIONS) + self._sends_payload_size(coding)
 
     def _block_header(self, coding, size, payload_size, data_check, n):
         """The block header of ``n`` bytes that holds these fields, checked."""
@@ -539,12 +563,15 @@ def describe(fp):
             return streams
         parser, merges, header = Parser(), 0, None
         while not parser.done:
-            if parser.expecting_payload:  # nothing of it read yet
+            if parser.expecting_payload:
+                # Read only to find where a MIXED_DELIMITED payload ends.
                 n = parser.block.payload_size
-                payload_head = _need(fp.read(min(MERGE_COUNT_END, n)),
-                                     min(MERGE_COUNT_END, n))
-                merges += merge_count(parser.block.coding, payload_head)
-                _skip(fp, n - len(payload_head))
+                taken, data = data[:n], data[n:]
+                want = min(MERGE_COUNT_END, n)
+                if len(taken) < want:
+                    taken += _need(fp.read(want - len(taken)), want - len(taken))
+                merges += merge_count(parser.block.coding, taken[:want])
+                _skip(fp, n - len(taken))
                 parser.skip_payload()
                 continue
             # Read no byte past the unit, so the next one starts at ``fp``.

@@ -1,5 +1,5 @@
-"""Context mixing: the kernel of the MIXED and MIXED_MATCH codings
-(docs/FORMAT.md, sections 4.12 and 4.13), for blocks too small for a
+"""Context mixing: the kernel of the MIXED, MIXED_MATCH and MIXED_DELIMITED
+codings (docs/FORMAT.md, sections 4.12 to 4.14), for blocks too small for a
 grammar's or an LZ coding's tables to pay.
 
 Each bit of the block is coded by a binary arithmetic coder with the
@@ -19,6 +19,13 @@ sure as that prediction has proved at the match's length.  Binary data
 and text of a kilobyte or two repeat themselves at a distance the order-3
 context forgets.  Without ``match`` the input is 0 and the model is
 exactly MIXED's.
+
+With ``delimited`` (the MIXED_DELIMITED coding, format version 12) the
+payload ends where its coded bits do, so a stream of a few dozen bytes
+need not send its payload's size: the coder ends with the fewest bytes
+whose every continuation lies inside its last interval (``_ending``).
+The decoder, which tracks that interval exactly, knows where the payload
+ended, and bytes read past it cannot change a bit it decodes.
 
 Every number here is an integer so that encoder and decoder, on any
 machine, make the same predictions: the format specifies them exactly.
@@ -69,7 +76,9 @@ MASK32 = 0xFFFFFFFF
 TOP = 0xFF000000
 
 PROBLEMS = (None, "MIXED block's coded bits do not end where its payload does",
-            f"MIXED block larger than {MAX_SIZE} bytes")
+            f"MIXED block larger than {MAX_SIZE} bytes",
+            "MIXED block's coded bits run past the bytes given")
+RUNS_PAST = 3  # a delimited payload that may end beyond the bytes given
 
 
 def _squash_points():
@@ -264,10 +273,23 @@ def _shifted(low, high):
     return (low << 8) & MASK32, ((high << 8) & MASK32) | 255
 
 
+@njit(inline="always")
+def _ending(low, high):
+    """``(k, value)``: the fewest bytes ``k``, and their value, such that
+    the interval ``low .. high`` holds every 32-bit number they begin."""
+    for k in range(1, 4):
+        shift = 32 - 8 * k
+        value = (low + (1 << shift) - 1) >> shift
+        if (value << shift) + (1 << shift) - 1 <= high:
+            return k, value
+    return 4, low
+
+
 @njit(cache=True, nogil=True)
-def encode(block, payload, match):
-    """Code ``block`` into ``payload``, with the match model if ``match``;
-    the payload's length, or -1 if it would not fit."""
+def encode(block, payload, match, delimited):
+    """Code ``block`` into ``payload``, with the match model if ``match``,
+    ending the payload so that it delimits itself if ``delimited``; the
+    payload's length, or -1 if it would not fit."""
     bits = slot_bits(block.shape[0])
     mbits = match_bits(block.shape[0]) if match else 0
     model, shift = _model(bits, mbits), 32 - bits
@@ -294,19 +316,24 @@ def encode(block, payload, match):
                 at += 1
                 low, high = _shifted(low, high)
         history = ((history << 8) | byte) & 0xFFFFFF
-    if at >= payload.shape[0]:
+    k, value = _ending(low, high) if delimited else (1, low >> 24)
+    if at + k > payload.shape[0]:
         return -1
-    payload[at] = low >> 24
-    return at + 1
+    for j in range(k):
+        payload[at + j] = (value >> (8 * (k - 1 - j))) & 255
+    return at + k
 
 
 @njit(cache=True, nogil=True)
-def decode(payload, block, match):
+def decode(payload, block, match, delimited):
     """Decode ``payload`` into ``block`` (its length says how many bytes),
-    with the match model if ``match``; 0, or a PROBLEMS index.  Bytes past
-    the payload read as 255."""
+    with the match model if ``match``: ``(0, end)``, where the payload
+    ended, or ``(a PROBLEMS index, 0)``.  Bytes past ``payload`` read as
+    255.  Without ``delimited`` the payload must end exactly where the
+    coded bits do; with it, it may go on (``end`` tells where they ended),
+    and RUNS_PAST says that they end past the bytes given."""
     if block.shape[0] > MAX_SIZE:
-        return 2
+        return 2, 0
     bits = slot_bits(block.shape[0])
     mbits = match_bits(block.shape[0]) if match else 0
     model, shift, n = _model(bits, mbits), 32 - bits, payload.shape[0]
@@ -330,16 +357,20 @@ def decode(payload, block, match):
             length = _learn_match(model, length, want, bit)
             while _settled(low, high):
                 if at > n + 2:  # past where any payload's coded bits end
-                    return 1
+                    return (RUNS_PAST if delimited else 1), 0
                 x = ((x << 8) & MASK32) | (np.int64(payload[at]) if at < n else 255)
                 at += 1
                 low, high = _shifted(low, high)
         byte = partial & 255
         block[i] = byte
         history = ((history << 8) | byte) & 0xFFFFFF
-    # The coder reads 4 bytes ahead: a payload ends with the byte that
-    # settles the last interval, and nothing after it.
-    last = at - 4
-    if n != last + 1 or payload[last] != low >> 24:
-        return 1
-    return 0
+    # The coder reads 4 bytes ahead: a payload ends with the bytes that
+    # settle the last interval (``_ending``'s if delimited, else the top
+    # byte of ``low``), and nothing after them.
+    k, value = _ending(low, high) if delimited else (1, low >> 24)
+    end = at - 4 + k
+    if end > n:
+        return (RUNS_PAST if delimited else 1), 0
+    if (x >> (32 - 8 * k)) != value or (n != end and not delimited):
+        return 1, 0
+    return 0, end

@@ -4,8 +4,9 @@ numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
-STORED, SORTED, CONTEXT, LZ, MIXED or MIXED_MATCH block, or a FOLDED block over SORTED or
-CONTEXT, or a REPEATS block over any of these but LZ, in any layout) through one
+STORED, SORTED, CONTEXT, LZ, MIXED, MIXED_MATCH or MIXED_DELIMITED block,
+or a FOLDED block over SORTED or CONTEXT, or a REPEATS block over any of
+these but LZ, in any layout) through one
 call of its coding's kernel, which makes every check the general reader
 makes (docs/FORMAT.md, sections 3 and 4), the block check included.
 Anything else, and every input that fails a check, it declines: the
@@ -24,11 +25,12 @@ from . import (_case, _coding_context, _coding_folded, _coding_repeats, _coding_
 from ._coded_sequence import u32
 from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEXT, FOLDED,
-                         FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ, LZ_VERSION, MAGIC,
-                         MATCH_VERSION, MAX_BLOCK_SIZE, MIXED, MIXED_MATCH, MIXED_VERSION,
+                         DELIMITED_VERSION, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ,
+                         LZ_VERSION, MAGIC, MATCH_VERSION, MAX_BLOCK_SIZE, MIXED,
+                         MIXED_DELIMITED, MIXED_MATCH, MIXED_VERSION,
                          ONE_BLOCK, ONE_BLOCK_VERSIONS,
                          PREAMBLE, REPEATS, REPEATS_VERSION, SHORT_MAGIC, SHORT_MARK,
-                         SHORT_VERSION, SIZED, SORTED, STORED, TAGGED,
+                         SHORT_VERSION, SIZED, SIZED_VERSION, SORTED, STORED, TAGGED,
                          TAGGED_VERSION, VARINT_BYTES, read_varint, sized, trailer_size)
 from ._errors import GageBPEError
 from ._jit import PURE_PYTHON, njit
@@ -36,7 +38,7 @@ from ._jit import PURE_PYTHON, njit
 _BLOCK_AT = HEADER.size  # in a stream of the block layout
 _ONE_BLOCK_AT = PREAMBLE.size  # in a one-block stream of versions 4 to 8
 _SHORT_AT = len(SHORT_MAGIC)  # in a stream of the short layout of version 9
-_TAGGED_AT = 1  # of versions 10 and 11, whose block's coding byte is tagged or sized
+_TAGGED_AT = 1  # of versions 10 to 12, whose block's coding byte is tagged or sized
 _BLOCK_HEADER = BLOCK_HEADER.size
 _TRAILER = trailer_size(1)
 _INDEX_CHECK_AT = 1 + INDEX_ENTRY.size + FOOTER.size - 8  # in the trailer
@@ -50,7 +52,7 @@ _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _SHORT_SECOND = SHORT_MAGIC[1]
 _FOOTER_MAGIC = np.frombuffer(FOOTER_MAGIC, np.uint8)
-# (coding, first byte, largest size) of version 11's sized coding bytes
+# (coding, first byte, largest size) of the sized coding bytes (versions 11, 12)
 _SIZED = np.array([(coding, first, largest) for coding, (first, largest) in SIZED.items()],
                   np.int64)
 _ONE_BLOCK_PREAMBLES = tuple(bytes([version, ONE_BLOCK]) for version in ONE_BLOCK_VERSIONS)
@@ -100,7 +102,7 @@ def _block_at(data):
 
 @njit(cache=True, nogil=True)
 def _sized(byte):
-    """``(coding, size)`` that version 11's sized coding ``byte`` names, as
+    """``(coding, size)`` that a sized coding ``byte`` names, as
     ``_container.sized`` reads it, or ``(-1, 0)``."""
     for k in range(_SIZED.shape[0]):
         if _SIZED[k, 1] <= byte < _SIZED[k, 1] + _SIZED[k, 2]:
@@ -109,9 +111,19 @@ def _sized(byte):
 
 
 @njit(cache=True, nogil=True)
+def _short_version(byte):
+    """The version of a short stream whose second byte is ``byte`` (not
+    version 9's)."""
+    coding, _ = _sized(byte)
+    if coding < 0:
+        return TAGGED_VERSION
+    return DELIMITED_VERSION if coding == MIXED_DELIMITED else SIZED_VERSION
+
+
+@njit(cache=True, nogil=True)
 def _coding(data, b):
     """The coding of the block at ``data[b:]`` (tagged in version 10, sized
-    in 11: a byte out of their ranges gives no coding taken here)."""
+    in 11 and 12: a byte out of their ranges gives no coding taken here)."""
     if b != _TAGGED_AT:
         return np.int64(data[b])
     coding, _ = _sized(data[b])
@@ -150,8 +162,11 @@ def _frame(data, size):
             declared, at = _size_field(data, b + 1)
         if at < 0 or declared != size:
             return no
+        coding = _coding(data, b)
+        if short and coding == MIXED_DELIMITED:  # its decoder finds where it ends
+            return at + 4, n, at
         payload_size = size
-        if not short or _coding(data, b) != STORED:
+        if not short or coding != STORED:
             payload_size, at = _size_field(data, at)
         if at < 0 or payload_size > size or n != at + 4 + payload_size:
             return no
@@ -312,8 +327,7 @@ def _framed(data, out, coding, since):
     if start < 0:
         return data[:0], -1
     b = _block_at(data)
-    # versions 10 and 11 (both at _TAGGED_AT) hold every coding taken here
-    version = (SHORT_VERSION if b == _SHORT_AT else TAGGED_VERSION if b == _TAGGED_AT
+    version = (SHORT_VERSION if b == _SHORT_AT else _short_version(data[b]) if b == _TAGGED_AT
                else data[4])
     if _coding(data, b) != coding or version < since:
         return data[:0], -1
@@ -377,19 +391,31 @@ def _lz_coded(data, out):
 @njit(cache=True, nogil=True)
 def _mixed(data, out):
     payload, check_at = _framed(data, out, MIXED, MIXED_VERSION)
-    return check_at >= 0 and _mixing.decode(payload, out, False) == 0 and _checked(
+    return check_at >= 0 and _mixing.decode(payload, out, False, False)[0] == 0 and _checked(
         data, check_at, out)
 
 
 @njit(cache=True, nogil=True)
 def _mixed_match(data, out):
     payload, check_at = _framed(data, out, MIXED_MATCH, MATCH_VERSION)
-    return check_at >= 0 and _mixing.decode(payload, out, True) == 0 and _checked(
+    return check_at >= 0 and _mixing.decode(payload, out, True, False)[0] == 0 and _checked(
         data, check_at, out)
 
 
+@njit(cache=True, nogil=True)
+def _mixed_delimited(data, out):
+    payload, check_at = _framed(data, out, MIXED_DELIMITED, DELIMITED_VERSION)
+    if check_at < 0:
+        return False
+    # Its coded bits must end where the stream does, within the block's size.
+    problem, end = _mixing.decode(payload, out, True, True)
+    return (problem == 0 and end == payload.shape[0] <= out.shape[0]
+            and _checked(data, check_at, out))
+
+
 _KERNELS = {STORED: _stored, SORTED: _sorted, CONTEXT: _context, FOLDED: _folded,
-            REPEATS: _repeats_over, LZ: _lz_coded, MIXED: _mixed, MIXED_MATCH: _mixed_match}
+            REPEATS: _repeats_over, LZ: _lz_coded, MIXED: _mixed, MIXED_MATCH: _mixed_match,
+            MIXED_DELIMITED: _mixed_delimited}
 TAKEN = tuple(_KERNELS)
 
 

@@ -167,7 +167,7 @@ class Compressor:
         blocks = self._coder.code([last]) if last else []
         self._coder.close()
         if not self._started and len(blocks) <= 1:
-            return _container.short_stream(blocks)
+            return _short_stream(blocks, last, self._coder.level)
         out = self._framed(blocks, [len(last)] if last else [], final=True)
         return b"".join(out + [_container.trailer(self._index)])
 
@@ -194,11 +194,26 @@ class Compressor:
         return out + blocks
 
 
+def _short_stream(blocks, data, level):
+    """The short stream of ``data``, coded as ``blocks`` (one block or
+    none); at the levels that code MIXED_MATCH, MIXED_DELIMITED where it
+    is shorter (version 12: data of a few dozen bytes)."""
+    stream = _container.short_stream(blocks)
+    _, largest = _container.SIZED[_container.MIXED_DELIMITED]
+    if level.mixed and 0 < len(data) <= largest:
+        data = bytes(data)
+        payload = _block.encode_delimited(data)
+        if payload is not None:
+            block = _container.block(_container.MIXED_DELIMITED, payload, data)
+            stream = min(stream, _container.short_stream([block]), key=len)
+    return stream
+
+
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block or
-    none takes the short layout (format version 11, or 10 for a block
-    too large for a sized coding byte).
+    none takes the short layout (format version 12 or 11 for a block
+    a sized coding byte can name, else 10).
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":
@@ -213,9 +228,10 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
         views = [data[i:i + block_size] for i in range(0, len(data), block_size)]
         sizes = [len(view) for view in views]
         blocks = coder.code(views)
+        if len(blocks) <= 1:  # a chunk: the short layout
+            coder.close()
+            return _short_stream(blocks, data, level)
     coder.close()
-    if len(blocks) <= 1:  # a chunk: the short layout
-        return _container.short_stream(blocks)
     index = [(len(block), size) for block, size in zip(blocks, sizes)]
     return (_container.stream_header(block_size, _container.version_of(blocks))
             + b"".join(blocks)
@@ -358,7 +374,7 @@ def _layout(data, limit):
     while True:
         parser = Parser()
         while not parser.done:
-            unit, n = parser.parse(data[pos:])
+            unit, n = parser.parse(data[pos:], final=True)
             if unit is None:
                 raise EOFError(TRUNCATED)
             pos += n

@@ -53,6 +53,7 @@ def _exercise():
         (dna[:3000] + sample(3000) + dna[:3000], (9,)),  # small, repeats: LZ
         (dna[:40_000] + sample(30_000) + dna[:40_000], (9,)),  # long repeats: REPEATS
         (sample(1500), (9,)),             # one small MIXED_MATCH block
+        (sample(64), (6,)),               # MIXED_DELIMITED, measured as it is parsed
     ]
     for data, levels in inputs:
         for level in levels:

@@ -314,9 +314,12 @@ for _q in range(4096):
     STRETCH.append(next((d for d in range(-2047, 2048) if squash(d) >= _q), 2047))
 
 
-def mixed_decode(payload, size, match=False):
+def mixed_decode(payload, size, match=False, delimited=False):
     """The block's bytes, or None where the payload does not end exactly
-    where its coded bits do; a MIXED_MATCH block if ``match``."""
+    where its coded bits do; a MIXED_MATCH block if ``match``.  With
+    ``delimited`` (MIXED_DELIMITED, which implies ``match``), ``payload``
+    may go on past the block's: ``(bytes, its payload's length)``."""
+    match = match or delimited
     B = min(22, max(10, size.bit_length() + 5))
     tables = [[[32768, 0] for _ in range(256)]] + [{} for _ in range(3)]
     W = [[19661] * 6 for _ in range(10)]
@@ -379,6 +382,15 @@ def mixed_decode(payload, size, match=False):
                 shifted += 1
         out.append(c - 256)
         h = (256 * h + c - 256) % 2**24
+    if delimited:
+        for k in range(1, 5):  # section 4.14: the fewest bytes ending it
+            w = 32 - 8 * k
+            v = -(-low // 2**w)
+            if v * 2**w + 2**w - 1 <= high:
+                break
+        if shifted + k > min(size, len(payload)) or x >> (32 - 8 * k) != v:
+            return None
+        return bytes(out), shifted + k
     if len(payload) != shifted + 1 or payload[shifted] != low >> 24:
         return None
     return bytes(out)

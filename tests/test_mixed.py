@@ -1,6 +1,7 @@
-"""The MIXED and MIXED_MATCH codings (format versions 8 and 9): small blocks
-coded bit by bit by a context-mixing model, MIXED_MATCH's with a match
-model, at levels 6 to 9."""
+"""The MIXED, MIXED_MATCH and MIXED_DELIMITED codings (format versions 8, 9
+and 12): small blocks coded bit by bit by a context-mixing model,
+MIXED_MATCH's and MIXED_DELIMITED's with a match model, at levels 6 to 9;
+MIXED_DELIMITED's payload ends itself."""
 import struct
 import zlib
 from pathlib import Path
@@ -21,18 +22,19 @@ BIG = 1 << 30
 STORED_STREAM = Path(__file__).parent / "data" / "v0.11-level9.gbpe"
 
 
-def coded(data, match=True):
+def coded(data, match=True, delimited=False):
     """The kernel's payload for ``data``, however large."""
     out = np.empty(2 * len(data) + 16, np.uint8)
-    n = _mixing.encode(np.frombuffer(data, np.uint8), out, match)
+    n = _mixing.encode(np.frombuffer(data, np.uint8), out, match, delimited)
     assert n > 0
     return out[:n].tobytes()
 
 
-def decoded(payload, size, match=True):
+def decoded(payload, size, match=True, delimited=False):
+    """``(problem, bytes)``, and with ``delimited`` where the payload ended."""
     out = np.empty(size, np.uint8)
-    problem = _mixing.decode(np.frombuffer(payload, np.uint8), out, match)
-    return problem, out.tobytes()
+    problem, end = _mixing.decode(np.frombuffer(payload, np.uint8), out, match, delimited)
+    return (problem, out.tobytes(), end) if delimited else (problem, out.tobytes())
 
 
 @given(byte_strings(3000).filter(len), st.booleans())
@@ -53,7 +55,37 @@ def test_the_kernel_refuses_a_payload_that_ends_elsewhere(data, match, draw):
 def test_the_kernel_refuses_a_block_over_its_largest():
     for match in (False, True):
         block = np.empty(_mixing.MAX_SIZE + 1, np.uint8)
-        assert _mixing.decode(np.zeros(4, np.uint8), block, match) == 2
+        assert _mixing.decode(np.zeros(4, np.uint8), block, match, False) == (2, 0)
+
+
+@given(byte_strings(300).filter(len), st.binary(max_size=8))
+def test_a_delimited_payload_decodes_the_same_whatever_follows(data, after):
+    payload = coded(data, delimited=True)
+    assert decoded(payload + after, len(data), delimited=True) == (0, data, len(payload))
+    # its last bytes are the fewest that do: one fewer leaves it short
+    assert decoded(payload[:-1], len(data), delimited=True)[0] != 0
+    # a payload longer than its block, which no stream holds, is refused
+    expected = (data, len(payload)) if len(payload) <= len(data) else None
+    assert mixed_decode(payload + after, len(data), delimited=True) == expected
+
+
+def test_a_delimited_payload_ends_in_one_or_two_bytes_after_the_shifts():
+    # where MIXED_MATCH ends in one byte and sends the payload's size
+    lengths = [len(coded(sample(n), delimited=True)) - len(coded(sample(n))) + 1
+               for n in range(1, 65)]
+    assert set(lengths) <= {1, 2, 3, 4} and lengths.count(1) > len(lengths) // 2
+
+
+def test_a_delimited_payload_is_refused_where_it_would_run_past_the_bytes_given():
+    data = sample(50)
+    payload = coded(data, delimited=True)
+    for cut in range(len(payload)):
+        problem = decoded(payload[:cut], len(data), delimited=True)[0]
+        assert problem in (1, _mixing.RUNS_PAST)
+    with pytest.raises(gagebpe.GageBPEError, match="larger than its contents"):
+        noise = np.random.default_rng(3).bytes(10)  # whose payload is longer
+        _coding_mixed.delimited_size(coded(noise, delimited=True), 10)
+    assert _coding_mixed.delimited_size(payload[:-1], len(data)) is None
 
 
 # with repeats at a distance, as the match model finds them

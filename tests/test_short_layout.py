@@ -1,4 +1,4 @@
-"""The short layout (format versions 9 to 11, docs/FORMAT.md section
+"""The short layout (format versions 9 to 12, docs/FORMAT.md section
 3.6): every stream of one block or none, and the layouts it replaced,
 still read."""
 import io
@@ -7,8 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hypothesis import given, strategies as st
+
 import gagebpe
-from gagebpe import GageBPEError, _container, _one_block
+from gagebpe import GageBPEError, _block, _container, _mixing, _one_block
 from gagebpe._checksum import block_check
 from gagebpe.sample import sample
 
@@ -17,6 +19,8 @@ from conftest import as_version, coding_of
 SHORT = _container.SHORT_MAGIC  # version 9's
 STORED_STREAMS = Path(__file__).parent / "data" / "v0.13-short.gbpe"
 TAGGED_STREAMS = Path(__file__).parent / "data" / "v0.14-tagged.gbpe"
+SIZED_STREAMS = Path(__file__).parent / "data" / "v0.15-sized.gbpe"
+DELIMITED = _container.MIXED_DELIMITED
 
 
 def head(coding):
@@ -48,31 +52,74 @@ def test_a_stored_block_sends_no_payload_size():
     assert _one_block.decode(blob, 1000) == data
 
 
-def test_a_small_block_names_its_coding_and_size_in_one_byte():
-    stored = {_container.STORED: [], _container.MIXED_MATCH: []}
+def without_delimited(data, monkeypatch):
+    """``data`` compressed as gagebpe 0.15 did: no MIXED_DELIMITED."""
+    with monkeypatch.context() as m:
+        m.setattr(_block, "encode_delimited", lambda data: None)
+        return gagebpe.compress(data)
+
+
+def test_a_small_block_names_its_coding_and_size_in_one_byte(monkeypatch):
+    sizes = {_container.STORED: [], _container.MIXED_MATCH: [], DELIMITED: []}
     rng = np.random.default_rng(11)
     for size in range(1, 140):
         for data in (rng.bytes(size), sample(size)):
             blob = gagebpe.compress(data)
             coding, check = coding_of(blob), block_check(data).to_bytes(4, "little")
             first, largest = _container.SIZED.get(coding, (0, 0))
-            if size <= largest:  # version 11
+            (info,) = gagebpe.describe(io.BytesIO(blob))
+            if size <= largest:  # versions 11 and 12
                 assert blob[1] == first + size - 1
-                assert blob[2 + (coding != _container.STORED):][:4] == check
-                stored[coding].append(size)
+                # only MIXED_MATCH sends its payload's size
+                assert blob[2 + (coding == _container.MIXED_MATCH):][:4] == check
+                sizes[coding].append(size)
+                assert info.version == (12 if coding == DELIMITED else 11)
             else:  # version 10: the tagged coding byte, then the size
                 assert blob[1] == _container.TAGGED + coding
                 assert blob[2:2 + len(_container.varint(size))] == _container.varint(size)
-            (info,) = gagebpe.describe(io.BytesIO(blob))
-            assert info.version == (11 if size <= largest else 10)
+                assert info.version == 10
             assert (info.size, info.stream_bytes) == (size, len(blob))
             assert gagebpe.decompress(blob) == data
             assert _one_block.decode(blob, size) == data
+            old = without_delimited(data, monkeypatch)  # versions 10 and 11
+            if coding == DELIMITED:
+                assert len(blob) < len(old)
+                continue
+            assert blob == old
             # less than version 10 spends on the same block, by its size
             saved = len(_container.varint(size)) if size <= largest else 0
             assert len(as_version(blob, _container.TAGGED_VERSION)) == len(blob) + saved
-    assert set(stored[_container.STORED]) == set(range(1, 33))
-    assert max(stored[_container.MIXED_MATCH]) == 128
+    assert set(sizes[_container.STORED]) == set(range(1, 33))
+    assert max(sizes[_container.MIXED_MATCH]) == 128
+    assert max(sizes[DELIMITED]) == 64 and len(sizes[DELIMITED]) >= 40
+
+
+def test_a_delimited_block_costs_zlibs_framing():
+    data = sample(40)
+    blob = gagebpe.compress(data)
+    payload = _block.encode_delimited(data)
+    assert blob == b"\xfb\x27" + block_check(data).to_bytes(4, "little") + payload
+    assert len(blob) == 6 + len(payload)  # zlib's 2-byte header and 4-byte check
+    assert coding_of(blob) == DELIMITED
+    # levels 1 to 5 do not code context mixing
+    assert gagebpe.compress(data, 5)[1] not in range(0x40)
+
+
+@given(st.binary(max_size=80), st.integers(0, 0x3f))
+def test_every_reader_agrees_on_a_forged_delimited_block(tail, byte):
+    size = byte + 1
+    blob = bytes([_container.SHORT_MARK, byte]) + tail
+    try:
+        out = gagebpe.decompress(blob)
+    except (GageBPEError, EOFError):
+        assert _one_block.decode(blob, 1000) is None
+        with pytest.raises((GageBPEError, EOFError)):
+            gagebpe.GageBPEFile(io.BytesIO(blob)).read()
+        return
+    assert len(out) == size and _one_block.decode(blob, 1000) == out
+    assert gagebpe.GageBPEFile(io.BytesIO(blob)).read() == out
+    (info,) = gagebpe.describe(io.BytesIO(blob))
+    assert (info.version, info.size, info.stream_bytes) == (12, size, len(blob))
 
 
 @pytest.mark.parametrize("blob, error, message", [
@@ -85,6 +132,10 @@ def test_a_small_block_names_its_coding_and_size_in_one_byte():
     (b"\xfb\x83\x80\x00", GageBPEError, "shortest form"),
     (b"\xfb\x83\x03\x00\x00\x00\x00abc", GageBPEError, "MIXED|check failed"),
     (b"\xfb\x83\x03\x00\x00\x00\x00ab", EOFError, "ended before"),
+    (b"\xfb\x27", EOFError, "ended before"),
+    (b"\xfb\x27\x00\x00\x00", EOFError, "ended before"),  # no payload
+    (b"\xfb\x27\x00\x00\x00\x00", EOFError, "ended before"),
+    (b"\xfb\x00\x00\x00\x00\x00\xff\xff", GageBPEError, "MIXED"),
 ])
 def test_sized_blocks_are_checked(blob, error, message):
     if error is None:
@@ -99,7 +150,7 @@ def mixed_streams():
     """Short streams of each kind, and one of the block layout, with what
     they hold."""
     pieces = [b"", b"x", sample(1500), bytes(np.random.default_rng(2).bytes(700)),
-              sample(9000), b"", sample(100), sample(5000)]
+              sample(9000), b"", sample(64), sample(100), b":\n" + b" " * 30, sample(5000)]
     streams = [gagebpe.compress(p, block_size=4096 if i == 4 else None)
                for i, p in enumerate(pieces)]
     return streams, pieces
@@ -108,6 +159,8 @@ def mixed_streams():
 def test_concatenated_short_streams_decode_by_every_reader():
     streams, pieces = mixed_streams()
     assert [s[:1] for s in streams].count(b"\xfb") == len(streams) - 1
+    # two MIXED_DELIMITED, found where they end only by decoding
+    assert [s[1] < 0x40 for s in streams if s[:1] == b"\xfb"].count(True) == 2
     blob, data = b"".join(streams), b"".join(pieces)
     assert gagebpe.decompress(blob) == data
     # a byte at a time, a Decompressor a stream, as lzma's take them
@@ -129,7 +182,7 @@ def test_concatenated_short_streams_decode_by_every_reader():
     (SHORT, EOFError, "ended before"),
     (b"\xfbH\x00", GageBPEError, "bad magic"),
     (b"\xfb\x4f\x00", GageBPEError, "bad magic"),  # under the tags
-    (b"\xfb\x00\x00", GageBPEError, "bad magic"),  # under 9's
+    (b"\xfb\x40\x00", GageBPEError, "bad magic"),  # between 12's and 9's
     (b"\xfaG\x00", GageBPEError, "bad magic"),
     (b"\xfa\x51\x00", GageBPEError, "bad magic"),
     (SHORT + b"\x0c\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 12"),
@@ -221,3 +274,29 @@ def test_short_streams_written_by_gagebpe_0_14_stay_readable():
     for k, info, data in zip(starts, infos, pieces):
         if data:
             assert _one_block.decode(blob[k:k + info.stream_bytes], len(data)) == data
+
+
+def test_short_streams_written_by_gagebpe_0_15_stay_readable():
+    # version 11 at level 6: STORED, MIXED_MATCH x 2, STORED, MIXED_MATCH x 3
+    blob = SIZED_STREAMS.read_bytes()
+    pieces = [b"x", sample(20), sample(64), bytes(np.random.default_rng(15).bytes(30)),
+              sample(100), sample(128), b"\0" * 40]
+    assert gagebpe.decompress(blob) == b"".join(pieces)
+    infos = gagebpe.describe(io.BytesIO(blob))
+    assert [(i.version, i.size) for i in infos] == [(11, len(p)) for p in pieces]
+    starts = [sum(i.stream_bytes for i in infos[:k]) for k in range(len(infos))]
+    assert [blob[k + 1] for k in starts] == [0x60, 0x93, 0xbf, 0x7d, 0xe3, 0xff, 0xa7]
+    for k, info, data in zip(starts, infos, pieces):
+        assert _one_block.decode(blob[k:k + info.stream_bytes], len(data)) == data
+
+
+def test_a_delimited_payload_longer_than_its_block_is_refused():
+    # what the encoder never writes: it would store these 10 bytes
+    noise = np.random.default_rng(3).bytes(10)
+    out = np.empty(64, np.uint8)
+    n = _mixing.encode(np.frombuffer(noise, np.uint8), out, True, True)
+    assert n > len(noise)
+    blob = b"\xfb\x09" + block_check(noise).to_bytes(4, "little") + out[:n].tobytes()
+    with pytest.raises(GageBPEError, match="larger than its contents"):
+        gagebpe.decompress(blob)
+    assert _one_block.decode(blob, 1000) is None
