@@ -14,15 +14,15 @@ Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
 -l``).  All integers are little-endian.
 
-Imports ``_errors``, ``_coding_mixed`` (a MIXED_DELIMITED payload is
-measured by decoding it), and ``_checksum`` (a kernel) only when a block's
-data is checked.
+Imports ``_errors``; and only when they are needed, so that importing
+gagebpe compiles and loads no kernel, ``_coding_mixed`` (a MIXED_DELIMITED
+payload is measured by decoding it) and ``_checksum`` (a block's data
+check).
 """
 import struct
 import zlib
 from typing import NamedTuple
 
-from . import _coding_mixed
 from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
 
 MAGIC = b"GBPE"
@@ -339,7 +339,7 @@ class Parser:
                 coding = self._coding(head[0])
                 n = _compact_header_size(head, self._size_fields(coding))
                 if coding == MIXED_DELIMITED and n <= len(head):  # and its payload
-                    payload_size = _coding_mixed.delimited_size(head[n:], sized(head[0])[1])
+                    payload_size = _delimited_size(head[n:], sized(head[0])[1], False)
                     return len(head) + 1 if payload_size is None else n + payload_size
                 return n
             return BLOCK_HEADER.size
@@ -458,7 +458,7 @@ class Parser:
         if size is None:
             return None, 0
         if coding == MIXED_DELIMITED:
-            payload_size = (_coding_mixed.delimited_size(view[at + 4:], size, final)
+            payload_size = (_delimited_size(view[at + 4:], size, final)
                             if len(view) >= at + 4 else None)
         elif self._sends_payload_size(coding):
             payload_size, at = read_varint(view, at)
@@ -512,6 +512,12 @@ class Parser:
         self._state = _DONE
         stream_bytes = HEADER.size + sum(size for size, _ in self.index) + n
         return End(self.index, stream_bytes), n
+
+
+def _delimited_size(view, size, final):
+    """``_coding_mixed.delimited_size``, imported at first use."""
+    from ._coding_mixed import delimited_size
+    return delimited_size(view, size, final)
 
 
 def _is_preamble(head):

@@ -92,6 +92,15 @@ def test_a_read_only_place_is_used_only_if_it_holds_kernels(tmp_path, monkeypatc
     assert (place.path.rstrip("/"), place.writable) == (str(filled), False)
 
 
+def test_importing_gagebpe_loads_no_kernel_module():
+    # the cache is chosen, and its warning given, when the first kernel
+    # module loads: after the command line has said how it shows warnings
+    code = "import sys, gagebpe; print(sorted(m for m in sys.modules if m.startswith('gagebpe._')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=PACKAGE.parent).stdout
+    assert "gagebpe._jit" not in out and out.startswith("[")
+
+
 def test_the_kernels_in_this_process_are_cached():
     path, writable = _jit.cache_place()
     assert writable and any(n.endswith(".nbi") for n in os.listdir(path))
