@@ -37,7 +37,7 @@ A, B, COUNT, START, LENGTH, CURSOR, LAST = range(7)  # columns of a pair record
 FIRST, LARGEST, SMALLEST = 0, 1, 2  # tie rules
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _find_or_add(keys, vals, recs, top, a, b):
     """``(record of (a, b), records in use)``, creating the record if new;
     the caller keeps room for it in ``recs`` and the hash."""
@@ -51,7 +51,7 @@ def _find_or_add(keys, vals, recs, top, a, b):
     return top, top + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _cmp_strings(chars, char_start, char_len, s, t):
     """-1, 0 or 1 as symbol s's string is below, equal to or above t's."""
     for i in range(min(char_len[s], char_len[t])):
@@ -62,7 +62,7 @@ def _cmp_strings(chars, char_start, char_len, s, t):
     return (char_len[s] > char_len[t]) - (char_len[s] < char_len[t])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _before(heap, i, j, recs, tie, chars, char_start, char_len):
     """Does heap entry i (count, first place, record) rank before entry j?"""
     if heap[i, 0] != heap[j, 0]:
@@ -98,7 +98,7 @@ def _push(heap, size, count, first, r, recs, tie, chars, char_start, char_len):
     return heap, size + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _pop(heap, size, recs, tie, chars, char_start, char_len):
     """Move the top of ``heap[:size]`` to slot ``size - 1``."""
     last = size - 1
@@ -118,7 +118,7 @@ def _pop(heap, size, recs, tie, chars, char_start, char_len):
         i = best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _place(sym, start, length, char_len, w, a, b):
     """Where (a, b) first occurs in word w, as ``w << 32 | offset`` (the
     offset in characters of its left symbol), or -1."""
@@ -131,7 +131,7 @@ def _place(sym, start, length, char_len, w, a, b):
     return np.int64(-1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _first_place(recs, r, pool, sym, start, length, char_len):
     """The first place of pair r (see ``_place``), moving its cursor past
     the words that no longer hold it; -1 if none does."""
@@ -201,7 +201,7 @@ def _pairs_of_words(sym, start, length, freq, min_count):
     return keys, vals, mergeable, kept, pool, end
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, leaf=True)
 def _merge_word(sym, s0, n, a, b, new):
     """Merge the non-overlapping (a, b) of ``sym[s0:s0 + n]`` into ``new``,
     left to right, in place; return the new length."""
@@ -247,13 +247,6 @@ def _compact_pool(recs, top, pool, min_count):
 
 
 @njit(cache=True, nogil=True)
-def _grown_rows(rows, used, extra):
-    bigger = np.empty((2 * rows.shape[0] + extra, rows.shape[1]), np.int64)
-    bigger[:used] = rows[:used]
-    return bigger
-
-
-@njit(cache=True, nogil=True)
 def _append_string(chars, end, char_start, char_len, a, b, new):
     """``chars`` (grown if need be) with symbol ``new``'s string, a's then
     b's, written at ``end``."""
@@ -266,6 +259,65 @@ def _append_string(chars, end, char_start, char_len, a, b, new):
     chars[end:end + char_len[a]] = chars[char_start[a]:char_start[a] + char_len[a]]
     chars[end + char_len[a]:end + char_len[new]] = chars[char_start[b]:char_start[b] + char_len[b]]
     return chars
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _merge_words(recs, r, pool, visited, k, sym, start, length, freq, keys, vals, new,
+                 left_of, right_of, staged, created):
+    """Merge k: pair r into symbol ``new`` in every word that holds it,
+    moving the counts of the words' other pairs from before to after, and
+    staging the pairs with ``new`` (see ``learn``).  ``staged`` and
+    ``created`` have a row for every symbol of the words.  Returns
+    ``(pairs staged, their (stage, word) rows in created)``."""
+    a, b = recs[r, A], recs[r, B]
+    n_staged = 0
+    n_created = 0
+    for t in range(recs[r, START], recs[r, START] + recs[r, LENGTH]):
+        w = pool[t]
+        if visited[w] == k:
+            continue
+        visited[w] = k
+        s0, n, f = start[w], length[w], freq[w]
+        holds = False
+        for i in range(n - 1):
+            if sym[s0 + i] == a and sym[s0 + i + 1] == b:
+                holds = True
+                break
+        if not holds:
+            continue
+        for i in range(n - 1):  # every pair of the word, before
+            q = vals[slot(keys, pair_key(sym[s0 + i], sym[s0 + i + 1]))]
+            if q != EMPTY:
+                recs[q, COUNT] -= f
+        n = _merge_word(sym, s0, n, a, b, new)
+        length[w] = n
+        for i in range(n - 1):  # and after
+            x, y = sym[s0 + i], sym[s0 + i + 1]
+            if x != new and y != new:
+                q = vals[slot(keys, pair_key(x, y))]
+                if q != EMPTY:
+                    recs[q, COUNT] += f
+                continue
+            where = left_of if y == new else right_of
+            other = x if y == new else y
+            if where[other, 1] != k:
+                where[other, 0] = n_staged
+                where[other, 1] = k
+                staged[n_staged, A] = x
+                staged[n_staged, B] = y
+                staged[n_staged, 2] = 0
+                staged[n_staged, 3] = 0
+                staged[n_staged, 4] = -1
+                n_staged += 1
+            q = where[other, 0]
+            staged[q, 2] += f
+            if staged[q, 4] != w:
+                staged[q, 4] = w
+                staged[q, 3] += 1
+                created[n_created, 0] = q
+                created[n_created, 1] = w
+                n_created += 1
+    return n_staged, n_created
 
 
 @njit(cache=True, nogil=True)
@@ -322,57 +374,17 @@ def learn(sym, start, length, freq, chars, char_start, char_len, n_symbols,
         chars = _append_string(chars, chars_end, char_start, char_len, a, b, new)
         chars_end += char_len[new]
 
-        n_staged = 0
-        n_created = 0
+        # Room for every pair the merged words can stage, found before the
+        # words are visited: the loop that visits them then grows nothing
+        # (``_merge_words``, a leaf).
+        most = 0
         for t in range(recs[r, START], recs[r, START] + recs[r, LENGTH]):
-            w = pool[t]
-            if visited[w] == k:
-                continue
-            visited[w] = k
-            s0, n, f = start[w], length[w], freq[w]
-            holds = False
-            for i in range(n - 1):
-                if sym[s0 + i] == a and sym[s0 + i + 1] == b:
-                    holds = True
-                    break
-            if not holds:
-                continue
-            for i in range(n - 1):  # every pair of the word, before
-                q = vals[slot(keys, pair_key(sym[s0 + i], sym[s0 + i + 1]))]
-                if q != EMPTY:
-                    recs[q, COUNT] -= f
-            n = _merge_word(sym, s0, n, a, b, new)
-            length[w] = n
-            if n_staged + n > staged.shape[0]:
-                staged = _grown_rows(staged, n_staged, n)
-            if n_created + n > created.shape[0]:
-                created = _grown_rows(created, n_created, n)
-            for i in range(n - 1):  # and after
-                x, y = sym[s0 + i], sym[s0 + i + 1]
-                if x != new and y != new:
-                    q = vals[slot(keys, pair_key(x, y))]
-                    if q != EMPTY:
-                        recs[q, COUNT] += f
-                    continue
-                where = left_of if y == new else right_of
-                other = x if y == new else y
-                if where[other, 1] != k:
-                    where[other, 0] = n_staged
-                    where[other, 1] = k
-                    staged[n_staged, A] = x
-                    staged[n_staged, B] = y
-                    staged[n_staged, 2] = 0
-                    staged[n_staged, 3] = 0
-                    staged[n_staged, 4] = -1
-                    n_staged += 1
-                q = where[other, 0]
-                staged[q, 2] += f
-                if staged[q, 4] != w:
-                    staged[q, 4] = w
-                    staged[q, 3] += 1
-                    created[n_created, 0] = q
-                    created[n_created, 1] = w
-                    n_created += 1
+            most += length[pool[t]]
+        if most > staged.shape[0]:
+            staged = np.empty((2 * most, 5), np.int64)
+            created = np.empty((2 * most, 2), np.int64)
+        n_staged, n_created = _merge_words(recs, r, pool, visited, k, sym, start, length, freq,
+                                           keys, vals, new, left_of, right_of, staged, created)
         # Records, and segments of their words in increasing order, for the
         # staged pairs that can be merged.
         keys, vals, recs = _room(keys, vals, recs, top, n_staged)
