@@ -62,7 +62,7 @@ CONTEXT_FROM = 1 << 20
 # tries larger blocks too where a sample says LZ may pay (C headers and a
 # shared library about 16% smaller).
 # A block of a few hundred bytes cannot pay for a grammar's or LZ's tables.
-# MIXED decodes at about 3 MB/s, a hundredth of the other codings' speed,
+# MIXED decodes at 3-4 MB/s, a hundredth of the other codings' speed,
 # but needs none: levels 6-9 (``mixed``) also code a block of at most
 # MIXED_MAX bytes as MIXED_MATCH, where decoding takes under a millisecond, and
 # keep the smaller.  Pieces of 64 bytes to 2 KB of the corpus and other
