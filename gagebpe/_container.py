@@ -93,6 +93,9 @@ CODINGS[10] = CODINGS[9]
 SIZED = {STORED: (0x60, 32), MIXED_MATCH: (0x80, 128), MIXED_DELIMITED: (0x00, 64)}
 CODINGS[11] = (STORED, MIXED_MATCH)
 CODINGS[12] = (MIXED_DELIMITED,)
+# The codings whose payload size the short layout does not send: a STORED
+# payload is its size, a MIXED_DELIMITED one ends itself.
+UNSIZED = (STORED, MIXED_DELIMITED)
 # The version that brought each coding written since version 3.
 SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION,
          MIXED_MATCH: MATCH_VERSION}
@@ -154,7 +157,7 @@ def one_block_stream(block):
     coding and size fit one sized byte, else 10) of ``block``, framed by
     ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
-    payload_sizes = varint(payload_size) if coding not in (STORED, MIXED_DELIMITED) else b""
+    payload_sizes = varint(payload_size) if coding not in UNSIZED else b""
     first, largest = SIZED.get(coding, (0, 0))
     if size <= largest:
         head = bytes([SHORT_MARK, first + size - 1]) + payload_sizes
@@ -477,10 +480,8 @@ class Parser:
 
     def _sends_payload_size(self, coding):
         """Whether a compact block header of ``coding`` holds its payload
-        size: in the short layout a STORED block's is its size, and a
-        MIXED_DELIMITED block's payload ends itself."""
-        return not (self.header.version in SHORT_VERSIONS
-                    and coding in (STORED, MIXED_DELIMITED))
+        size: not in the short layout for UNSIZED codings."""
+        return not (self.header.version in SHORT_VERSIONS and coding in UNSIZED)
 
     def _size_fields(self, coding):
         """How many sizes (varints) a compact block header of ``coding``
