@@ -3,7 +3,7 @@
     python benchmarks/fuzz.py --cases 100000
 
 Mutates real compressed streams of every coding (STORED, PACKED, SORTED,
-FILTERED, CONTEXT, FOLDED, REPEATS, LZ, MIXED, the version 0.1 HUFFMAN streams, version 2 streams,
+FILTERED, CONTEXT, FOLDED, REPEATS, LZ, the MIXED codings, the version 0.1 HUFFMAN streams, version 2 streams,
 multi-block streams) and 1994-format
 files: byte and bit flips, truncations, splices of two streams, blocks
 duplicated or dropped, and header fields set to extremes with their checks
@@ -62,11 +62,13 @@ def seeds():
                            ("lz", noise[:2500] * 2 + text[:2000], {"level": 9}),
                            ("lz-blocks", (noise[:1000] * 2 + text[:2000]) * 4,
                             {"level": 9, "block_size": 4000}),
-                           ("mixed", text[:1200], {"level": 9}),
-                           ("sized-mixed", text[:100], {"level": 9}),
+                           ("mixed", noise[:300] * 2 + noise[:600], {"level": 9}),
+                           ("sized-mixed", rows.tobytes()[:100], {"level": 9}),
                            ("sized-stored", noise[:20], {}),
-                           ("delimited", text[:60], {}),
-                           ("delimited-runs", b":\n" + b" " * 40, {}),
+                           ("delimited", rows.tobytes()[:60], {}),
+                           ("primed", text[:60], {}),
+                           ("primed-runs", b":\n" + b" " * 40, {}),
+                           ("primed-2k", text[:2000], {"level": 9}),
                            ("mixed-blocks", text[:6000], {"level": 9, "block_size": 1500}),
                            ("empty", b"", {})):
         out.append((name, "gbpe", gagebpe.compress(data, **kw), data))
@@ -140,6 +142,8 @@ def mutate(rng, seed, other):
             block = blob[start:end]
             blob = blob[:end] + block + blob[end:] if kind == "duplicate" else (
                 blob[:start] + blob[end:])
+            if (start, end) == (0, len(stream)):  # a primed stream is its block
+                expected = (original, original + original)
         else:
             kind = "truncate"
             blob = blob[:int(rng.integers(len(blob)))]

@@ -44,8 +44,7 @@ from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding
                _coding_lz, _coding_mixed, _coding_packed, _coding_repeats, _coding_sorted,
                _coding_stored, _filter, _grammar, _prefix)
 from ._container import (CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, MIXED, MIXED_DELIMITED,
-                         MIXED_MATCH, PACKED,
-                         REPEATS, SORTED, STORED)
+                         MIXED_MATCH, MIXED_PRIMED, PACKED, REPEATS, SORTED, STORED)
 from ._errors import UNKNOWN_CODING, GageBPEError
 from ._levels import MIXED_MAX
 
@@ -53,7 +52,8 @@ DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
             HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode,
             CONTEXT: _coding_context.decode, LZ: _coding_lz.decode,
             MIXED: _coding_mixed.decode, MIXED_MATCH: _coding_mixed.decode_matched,
-            MIXED_DELIMITED: _coding_mixed.decode_delimited}
+            MIXED_DELIMITED: _coding_mixed.decode_delimited,
+            MIXED_PRIMED: _coding_mixed.decode_primed}
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
@@ -319,6 +319,13 @@ def encode_delimited(data):
     the coding exists only in a short stream's sized block), or None where
     it would not be smaller than ``data``."""
     return _coding_mixed.encode(data, delimited=True)
+
+
+def encode_primed(data):
+    """The MIXED_PRIMED payload of ``data`` (bytes, 1 to 4096 of them: the
+    coding exists only in a primed short stream), or None where it would
+    not be smaller than ``data``."""
+    return _coding_mixed.encode_primed(data)
 
 
 def decode(coding, payload, size, out):

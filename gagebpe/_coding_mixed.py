@@ -1,24 +1,28 @@
-"""The MIXED, MIXED_MATCH and MIXED_DELIMITED block codings (10, format
-version 8; 11, version 9; 12, version 12): the block's bits coded one by
-one with the probabilities of a context-mixing model (``_mixing``),
-MIXED_MATCH's and MIXED_DELIMITED's with a match model too.
+"""The MIXED, MIXED_MATCH, MIXED_DELIMITED and MIXED_PRIMED block codings
+(10, format version 8; 11, version 9; 12, version 12; 13, version 13):
+the block's bits coded one by one with the probabilities of a
+context-mixing model (``_mixing``), all but MIXED's with a match model
+too, MIXED_PRIMED's having first learnt the priming text.
 
     payload = the arithmetic coder's bytes
 
 The payload has no header: the model's table sizes follow from the block's
 size.  A MIXED or MIXED_MATCH payload ends where the block's payload size
-says, and its coded bits must end there too; a MIXED_DELIMITED payload
-ends where its coded bits do, so the short layout need not send its size
-(docs/FORMAT.md, sections 3.6 and 4.14).
+says, and its coded bits must end there too; a MIXED_DELIMITED or
+MIXED_PRIMED payload ends where its coded bits do, so the short layout
+need not send its size (docs/FORMAT.md, sections 3.6, 4.14 and 4.15).
 
-Imports ``_errors`` and the kernel ``_mixing``.
+Imports ``_errors``, ``_priming_text`` and the kernel ``_mixing``.
 """
 import numpy as np
 
 from . import _mixing
 from ._errors import GageBPEError
+from ._priming_text import PRIMING_TEXT
 
-LARGER = "MIXED_DELIMITED payload larger than its contents"
+LARGER = "delimited MIXED payload larger than its contents"
+_TEXT = np.frombuffer(PRIMING_TEXT, np.uint8)
+_primed = []  # the primed model, made at first use
 
 
 def encode(data, match=True, delimited=False):
@@ -53,14 +57,61 @@ def decode_delimited(payload, size, out):
     return out
 
 
-def delimited_size(view, size, final=False):
-    """The length of the MIXED_DELIMITED payload of a block of ``size``
-    bytes that begins ``view``, found by decoding it; None where more
-    bytes may tell.  Raises ``GageBPEError`` where none will: no payload of
-    at most ``size`` bytes begins ``view``, or ``final`` (no byte follows
-    ``view``) and the coded bits end inside it in a way no payload does."""
+def _primed_state():
+    """The model after the priming text (``_mixing.primed``), made once."""
+    if not _primed:
+        _primed.append(_mixing.primed(_TEXT))
+    return _primed[0]
+
+
+def primed_model():
+    """``(the priming text as uint8, the model after it)``: what a
+    MIXED_PRIMED kernel needs besides its block."""
+    return _TEXT, _primed_state()
+
+
+def encode_primed(data):
+    """The MIXED_PRIMED payload of block ``data`` (1 to
+    ``_mixing.PRIMED_MAX_SIZE`` bytes); None where it would not be smaller
+    than ``data``."""
+    out = np.empty(len(data), np.uint8)
+    text_and_block = np.concatenate([_TEXT, np.frombuffer(data, np.uint8)])
+    n = _mixing.encode_primed(text_and_block, len(_TEXT), out, _primed_state())
+    return out[:n].tobytes() if 0 < n < len(data) else None
+
+
+def _decoded_primed(payload, size):
+    """``(problem, end, text_and_block)``: the MIXED_PRIMED block of
+    ``size`` bytes decoded from the start of ``payload`` (uint8)."""
+    if size > _mixing.PRIMED_MAX_SIZE:
+        return 4, 0, None
+    text_and_block = np.concatenate([_TEXT, np.empty(size, np.uint8)])
+    problem, end = _mixing.decode_primed(payload, text_and_block, len(_TEXT), _primed_state())
+    return problem, end, text_and_block
+
+
+def decode_primed(payload, size, out):
+    """The MIXED_PRIMED block ``payload`` into ``out`` (``size`` bytes);
+    its coded bits must end where ``payload`` does."""
+    problem, end, text_and_block = _decoded_primed(np.frombuffer(payload, np.uint8), size)
+    if problem or end != len(payload):
+        raise GageBPEError(_mixing.PROBLEMS[problem or 1])
+    out[:size] = text_and_block[len(_TEXT):]
+    return out
+
+
+def delimited_size(view, size, final=False, primed=False):
+    """The length of the MIXED_DELIMITED payload (MIXED_PRIMED if
+    ``primed``) of a block of ``size`` bytes that begins ``view``, found by
+    decoding it; None where more bytes may tell.  Raises ``GageBPEError``
+    where none will: no payload of at most ``size`` bytes begins ``view``,
+    or ``final`` (no byte follows ``view``) and the coded bits end inside
+    it in a way no payload does."""
     head = np.frombuffer(view, np.uint8)[:size]  # a payload is never larger
-    problem, end = _mixing.decode(head, np.empty(size, np.uint8), True, True)
+    if primed:
+        problem, end, _ = _decoded_primed(head, size)
+    else:
+        problem, end = _mixing.decode(head, np.empty(size, np.uint8), True, True)
     if not problem:
         return end
     # Bytes past ``head`` were read as 255, so a short ``head`` may fail

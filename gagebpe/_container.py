@@ -1,4 +1,4 @@
-"""The container format, version 12 (docs/FORMAT.md, section 3): the parts
+"""The container format, version 13 (docs/FORMAT.md, section 3): the parts
 of a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
@@ -9,6 +9,7 @@ of a stream, built and checked, and the one parser of its layout.
            | fb compact-block          (version 10: its coding byte tagged)
            | fb 50                     (version 10: the empty stream)
            | fb sized-block            (versions 11 and 12: coding and size in one byte)
+           | fc primed-block           (version 13: a MIXED_PRIMED block)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -16,7 +17,7 @@ incremental decompressors, the file reader, and ``describe`` (``gagebpe
 
 Imports ``_errors``; and only when they are needed, so that importing
 gagebpe compiles and loads no kernel, ``_coding_mixed`` (a MIXED_DELIMITED
-payload is measured by decoding it) and ``_checksum`` (a block's data
+or MIXED_PRIMED payload is measured by decoding it) and ``_checksum`` (a block's data
 check).
 """
 import struct
@@ -35,6 +36,15 @@ SHORT_MAGIC = b"\xfbG"  # version 9's
 SHORT_MARK = SHORT_MAGIC[0]
 TAGGED = 0x50
 TAGS = 16  # tagged coding bytes, 50 to 5f (12 to 15 name no coding)
+# Version 13's short stream begins with PRIMED_MARK, which never occurs in
+# UTF-8 text either: one byte names both the layout and the block's coding,
+# MIXED_PRIMED, so its framing is zlib's 6 bytes up to 127 bytes of data.
+PRIMED_MARK = 0xFC
+PRIMED_LARGEST = 4096  # bytes in a MIXED_PRIMED block, at most
+# A MIXED_PRIMED block of more bytes than this sends its payload's size: a
+# reader fed a byte at a time measures a delimited payload again at each
+# byte, by decoding it, which only a short one makes cheap.
+PRIMED_DELIMITED_LARGEST = 128
 FOOTER_MAGIC = b"EPBG"
 # Written: the lowest version that holds the stream.  Version 1 checks
 # blocks with CRC32, later ones with XXH64; 3 adds FILTERED, CONTEXT and
@@ -52,7 +62,9 @@ FOOTER_MAGIC = b"EPBG"
 # MIXED_MATCH block's coding and size in that one byte (6 and 7 bytes of
 # framing, where inputs of a few dozen bytes need every one); 12 adds
 # MIXED_DELIMITED, a sized block of up to 64 bytes whose payload ends
-# where its coded bits do (6 bytes of framing, zlib's).
+# where its coded bits do (6 bytes of framing, zlib's); 13 adds
+# MIXED_PRIMED, a block of up to 4 KiB coded by a model that has first
+# learnt a fixed text, in its own short stream (6 or 7 bytes of framing).
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
@@ -64,8 +76,10 @@ MATCH_VERSION = SHORT_VERSION  # 9 brought both
 TAGGED_VERSION = 10
 SIZED_VERSION = 11
 DELIMITED_VERSION = 12
+PRIMED_VERSION = 13
 VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)  # of the block layout
-SHORT_VERSIONS = (SHORT_VERSION, TAGGED_VERSION, SIZED_VERSION, DELIMITED_VERSION)
+SHORT_VERSIONS = (SHORT_VERSION, TAGGED_VERSION, SIZED_VERSION, DELIMITED_VERSION,
+                  PRIMED_VERSION)
 SIZED_VERSIONS = (SIZED_VERSION, DELIMITED_VERSION)
 ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
                       MIXED_VERSION)
@@ -77,7 +91,7 @@ MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
 (END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED, REPEATS,
- LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED) = range(13)
+ LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED, MIXED_PRIMED) = range(14)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
            3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
 CODINGS[4] = CODINGS[3]
@@ -93,9 +107,9 @@ CODINGS[10] = CODINGS[9]
 SIZED = {STORED: (0x60, 32), MIXED_MATCH: (0x80, 128), MIXED_DELIMITED: (0x00, 64)}
 CODINGS[11] = (STORED, MIXED_MATCH)
 CODINGS[12] = (MIXED_DELIMITED,)
-# The codings whose payload size the short layout does not send: a STORED
-# payload is its size, a MIXED_DELIMITED one ends itself.
-UNSIZED = (STORED, MIXED_DELIMITED)
+CODINGS[13] = (MIXED_PRIMED,)
+# The codings whose payload may end where its coded bits do (``delimited``).
+DELIMITED = (MIXED_DELIMITED, MIXED_PRIMED)
 # The version that brought each coding written since version 3.
 SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION,
          MIXED_MATCH: MATCH_VERSION}
@@ -115,8 +129,8 @@ PREAMBLE = struct.Struct("<4sBB")
 BLOCK_HEADER = struct.Struct("<BIIII")
 # Versions 7 to 12's one block: coding:u8 (tagged in version 10; in 11
 # and 12 sized, naming the size too), size and payload size as varints
-# (VARINT_BYTES at most; versions 9 to 12 send no payload size for STORED,
-# whose payload is its data, nor for MIXED_DELIMITED, whose payload ends
+# (VARINT_BYTES at most; versions 9 to 13 send no payload size for STORED,
+# whose payload is its data, nor for a delimited payload, which ends
 # itself), check of the original bytes:u32; then the payload.
 VARINT_BYTES = 4  # 28 bits: past MAX_BLOCK_SIZE
 SMALLEST_STREAM = 2  # the empty stream, version 10
@@ -153,17 +167,35 @@ def block(coding, payload, data):
 
 
 def one_block_stream(block):
-    """The stream (the short layout: version 11 or 12 where the block's
-    coding and size fit one sized byte, else 10) of ``block``, framed by
-    ``block()``."""
+    """The stream (the short layout: version 13 for MIXED_PRIMED, 11 or 12
+    where the block's coding and size fit one sized byte, else 10) of
+    ``block``, framed by ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
-    payload_sizes = varint(payload_size) if coding not in UNSIZED else b""
+    payload_sizes = varint(payload_size) if sends_payload_size(coding, size) else b""
     first, largest = SIZED.get(coding, (0, 0))
-    if size <= largest:
+    if coding == MIXED_PRIMED:
+        head = bytes([PRIMED_MARK]) + varint(size) + payload_sizes
+    elif size <= largest:
         head = bytes([SHORT_MARK, first + size - 1]) + payload_sizes
     else:
         head = bytes([SHORT_MARK, TAGGED + coding]) + varint(size) + payload_sizes
     return head + struct.pack("<I", data_check) + block[BLOCK_HEADER.size:]
+
+
+def delimited(coding, size):
+    """Whether the payload of a short stream's block of ``coding`` and
+    ``size`` bytes ends where its coded bits do, its size not sent: a
+    MIXED_DELIMITED one's, and a MIXED_PRIMED one's of up to
+    PRIMED_DELIMITED_LARGEST bytes."""
+    return coding == MIXED_DELIMITED or (coding == MIXED_PRIMED
+                                         and size <= PRIMED_DELIMITED_LARGEST)
+
+
+def sends_payload_size(coding, size):
+    """Whether a short stream's block of ``coding`` and ``size`` bytes
+    sends its payload's size: not a STORED one, whose payload is its
+    data, nor a delimited one."""
+    return coding != STORED and not delimited(coding, size)
 
 
 def sized(byte):
@@ -176,7 +208,7 @@ def sized(byte):
 
 
 def short_stream(blocks):
-    """The stream (the short layout, version 10 to 12) of ``blocks``: none,
+    """The stream (the short layout, version 10 to 13) of ``blocks``: none,
     or one framed by ``block()``."""
     return one_block_stream(blocks[0]) if blocks else bytes([SHORT_MARK, TAGGED])
 
@@ -231,7 +263,7 @@ def trailer_size(n_blocks):
 def merge_count(coding, payload_head):
     """The number of merges of a block, from its coding and the first
     MERGE_COUNT_END bytes of its payload (fewer if it has fewer)."""
-    if coding in (STORED, LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED):
+    if coding in (STORED, LZ, MIXED, MIXED_MATCH) + DELIMITED:
         return 0
     if coding in INNER_AT:
         coding_at, inner_at = INNER_AT[coding]
@@ -326,6 +358,8 @@ class Parser:
         """How many bytes the next unit takes, as far as its first bytes
         ``head`` tell (one more than ``len(head)`` where they cannot)."""
         if self._state == _HEADER:
+            if len(head) and head[0] == PRIMED_MARK:
+                return 1  # no more: the block's header begins with this byte
             if len(head) and head[0] == SHORT_MARK:
                 # version 10's magic is one byte, but the second tells it
                 return 1 if len(head) > 1 and head[1] != SHORT_MAGIC[1] else 2
@@ -340,9 +374,12 @@ class Parser:
                 return 1
             if self._compact:
                 coding = self._coding(head[0])
-                n = _compact_header_size(head, self._size_fields(coding))
-                if coding == MIXED_DELIMITED and n <= len(head):  # and its payload
-                    payload_size = _delimited_size(head[n:], sized(head[0])[1], False)
+                size, _ = self._size(head)
+                if size is None:
+                    return max(len(head) + 1, 6)  # a coding, a size and a check at least
+                n = _compact_header_size(head, self._size_fields(coding, size))
+                if self._delimited(coding, size) and n <= len(head):  # and its payload
+                    payload_size = self._measured(coding, head[n:], size, False)
                     return len(head) + 1 if payload_size is None else n + payload_size
                 return n
             return BLOCK_HEADER.size
@@ -384,6 +421,8 @@ class Parser:
     def _parse_header(self, view):
         # Say "not gagebpe" as soon as the bytes show it.
         head = bytes(view[:len(MAGIC)])
+        if head[:1] == bytes([PRIMED_MARK]):  # the block's header begins here
+            return self._one_block_next(PRIMED_VERSION, 0)
         if head[:1] == SHORT_MAGIC[:1]:
             if len(head) < 2:
                 return None, 0
@@ -441,29 +480,26 @@ class Parser:
         return self._block_header(coding, size, payload_size, data_check, BLOCK_HEADER.size)
 
     def _parse_compact_header(self, view, final):
-        """Versions 7 to 12's block header.  It has no check of its own: a
+        """Versions 7 to 13's block header.  It has no check of its own: a
         wrong size or coding fails the decoding or the data check.  In
         versions 9 and 10, END_OF_BLOCKS in place of a coding ends the
         empty stream; in versions 11 and 12 the first byte names the size
-        too.  A MIXED_DELIMITED block (version 12) sends no payload size:
-        its payload is measured, so its header is parsed only once the
-        payload is here too."""
+        too.  A delimited block (versions 12 and 13) sends no payload
+        size: its payload is measured, so its header is parsed only once
+        the payload is here too."""
         if not len(view):
             return None, 0
         coding = self._coding(view[0])
         if self.header.version in SHORT_VERSIONS and coding == END_OF_BLOCKS:
             self._state = _DONE
             return End([], self._preamble_size + 1), 1
-        if self.header.version in SIZED_VERSIONS:
-            size, at = sized(view[0])[1], 1
-        else:
-            size, at = read_varint(view, 1)
+        size, at = self._size(view)
         if size is None:
             return None, 0
-        if coding == MIXED_DELIMITED:
-            payload_size = (_delimited_size(view[at + 4:], size, final)
+        if self._delimited(coding, size):
+            payload_size = (self._measured(coding, view[at + 4:], size, final)
                             if len(view) >= at + 4 else None)
-        elif self._sends_payload_size(coding):
+        elif self._sends_payload_size(coding, size):
             payload_size, at = read_varint(view, at)
         else:
             payload_size = size
@@ -472,21 +508,48 @@ class Parser:
         data_check = struct.unpack_from("<I", view, at)[0]
         return self._block_header(coding, size, payload_size, data_check, at + 4)
 
+    def _size(self, view):
+        """``(size, end)``: the block size that the compact block header at
+        ``view`` declares and where it ends, or ``(None, 1)`` while
+        ``view`` holds only part of it."""
+        if self.header.version in SIZED_VERSIONS:
+            return sized(view[0])[1], 1
+        size, end = read_varint(view, 1)
+        if self.header.version == PRIMED_VERSION and size is not None and not (
+                0 < size <= PRIMED_LARGEST):
+            raise GageBPEError(f"MIXED_PRIMED block size {size} out of range")
+        return size, end
+
+    def _delimited(self, coding, size):
+        return self.header.version in SHORT_VERSIONS and delimited(coding, size)
+
+    @staticmethod
+    def _measured(coding, view, size, final):
+        """The length of the delimited payload of ``coding`` of a block of
+        ``size`` bytes at ``view`` (``_coding_mixed.delimited_size``)."""
+        from ._coding_mixed import delimited_size  # at first use: see the docstring
+        return delimited_size(view, size, final, coding == MIXED_PRIMED)
+
     def _coding(self, byte):
         """The coding that a compact block header's first ``byte`` names."""
+        if self.header.version == PRIMED_VERSION:
+            return MIXED_PRIMED if byte == PRIMED_MARK else None
         if self.header.version in SIZED_VERSIONS:
             return sized(byte)[0]
         return byte - TAGGED if self.header.version == TAGGED_VERSION else byte
 
-    def _sends_payload_size(self, coding):
-        """Whether a compact block header of ``coding`` holds its payload
-        size: not in the short layout for UNSIZED codings."""
-        return not (self.header.version in SHORT_VERSIONS and coding in UNSIZED)
+    def _sends_payload_size(self, coding, size):
+        """Whether a compact block header of ``coding`` and ``size`` bytes
+        holds its payload size: in the short layout, as
+        ``sends_payload_size`` says."""
+        return self.header.version not in SHORT_VERSIONS or sends_payload_size(coding, size)
 
-    def _size_fields(self, coding):
+    def _size_fields(self, coding, size):
         """How many sizes (varints) a compact block header of ``coding``
-        holds: in versions 11 and 12 its first byte names the size."""
-        return (self.header.version not in SIZED_VERSIONS) + self._sends_payload_size(coding)
+        and ``size`` bytes holds: in versions 11 and 12 its first byte
+        names the size."""
+        return ((self.header.version not in SIZED_VERSIONS)
+                + self._sends_payload_size(coding, size))
 
     def _block_header(self, coding, size, payload_size, data_check, n):
         """The block header of ``n`` bytes that holds these fields, checked."""
@@ -513,12 +576,6 @@ class Parser:
         self._state = _DONE
         stream_bytes = HEADER.size + sum(size for size, _ in self.index) + n
         return End(self.index, stream_bytes), n
-
-
-def _delimited_size(view, size, final):
-    """``_coding_mixed.delimited_size``, imported at first use."""
-    from ._coding_mixed import delimited_size
-    return delimited_size(view, size, final)
 
 
 def _is_preamble(head):
@@ -571,7 +628,7 @@ def describe(fp):
         parser, merges, header = Parser(), 0, None
         while not parser.done:
             if parser.expecting_payload:
-                # Read only to find where a MIXED_DELIMITED payload ends.
+                # Read only to find where a delimited payload ends.
                 n = parser.block.payload_size
                 taken, data = data[:n], data[n:]
                 want = min(MERGE_COUNT_END, n)

@@ -1,6 +1,6 @@
-"""Context mixing: the kernel of the MIXED, MIXED_MATCH and MIXED_DELIMITED
-codings (docs/FORMAT.md, sections 4.12 to 4.14), for blocks too small for a
-grammar's or an LZ coding's tables to pay.
+"""Context mixing: the kernel of the MIXED, MIXED_MATCH, MIXED_DELIMITED and
+MIXED_PRIMED codings (docs/FORMAT.md, sections 4.12 to 4.15), for blocks
+too small for a grammar's or an LZ coding's tables to pay.
 
 Each bit of the block is coded by a binary arithmetic coder with the
 probability a model gives it.  The model predicts from what followed the
@@ -26,6 +26,13 @@ need not send its payload's size: the coder ends with the fewest bytes
 whose every continuation lies inside its last interval (``_ending``).
 The decoder, which tracks that interval exactly, knows where the payload
 ended, and bytes read past it cannot change a bit it decodes.
+
+The MIXED_PRIMED coding (format version 13) is MIXED_DELIMITED's with a
+model that has first learnt a fixed text (``primed``): a block of a few
+dozen bytes of text then codes about a seventh smaller, since the model
+no longer spends its first bits learning what every text teaches.  The
+coding loops take the block after the text (``first``), the model
+carrying on from where the text left it.
 
 Every number here is an integer so that encoder and decoder, on any
 machine, make the same predictions: the format specifies them exactly.
@@ -70,6 +77,16 @@ MAX_MATCH_BITS = 16
 MIN_MATCH = 3
 MAX_MATCH = 15
 MATCH_START = 49152
+# MIXED_PRIMED's model (format version 13) learns the priming text
+# first, in tables of fixed sizes, so that one primed state serves every
+# block, each a copy of it (150 KB: a few µs).  Its counts are then capped
+# at PRIMED_COUNT, so that the block's own bytes soon outweigh the text's.
+# A block holds at most PRIMED_MAX_SIZE bytes: past a few kilobytes the
+# text's head start no longer pays for its share of the tables.
+PRIMED_BITS = 14
+PRIMED_MATCH_BITS = 13
+PRIMED_COUNT = 2
+PRIMED_MAX_SIZE = 4096
 CONTEXT_HASH = 0x9E3779B1
 BIT_HASH = 0x6F4F2A35
 MASK32 = 0xFFFFFFFF
@@ -77,7 +94,8 @@ TOP = 0xFF000000
 
 PROBLEMS = (None, "MIXED block's coded bits do not end where its payload does",
             f"MIXED block larger than {MAX_SIZE} bytes",
-            "MIXED block's coded bits run past the bytes given")
+            "MIXED block's coded bits run past the bytes given",
+            f"MIXED_PRIMED block larger than {PRIMED_MAX_SIZE} bytes")
 RUNS_PAST = 3  # a delimited payload that may end beyond the bytes given
 
 
@@ -292,7 +310,8 @@ def encode(block, payload, match, delimited):
     payload's length, or -1 if it would not fit."""
     bits = slot_bits(block.shape[0])
     mbits = match_bits(block.shape[0]) if match else 0
-    return _encode(block, payload, match, delimited, _model(bits, mbits), 32 - bits, 32 - mbits)
+    return _encode(block, payload, match, delimited, _model(bits, mbits), 32 - bits, 32 - mbits,
+                   0, 0, 0, 0)[0]
 
 
 # The coding loops are leaves: the model is a tuple of arrays, and Numba
@@ -300,10 +319,14 @@ def encode(block, payload, match, delimited):
 # a 2 KB block codes in about two thirds of the time (decoding 2.4 -> 3.6
 # MB/s, encoding 2.8 -> 4.1, medians of 6 alternating runs).
 @njit(cache=True, nogil=True, leaf=True)
-def _encode(block, payload, match, delimited, model, shift, match_shift):
-    low, high, at, history = 0, MASK32, 0, 0
-    ptr, length = 0, 0
-    for i in range(block.shape[0]):
+def _encode(block, payload, match, delimited, model, shift, match_shift, first, history, ptr,
+            length):
+    """Code ``block[first:]``, the model having learnt ``block[:first]``
+    (``history`` and the match ``(ptr, length)`` where it left off):
+    ``(the payload's length or -1, history, ptr, length)``, the last three
+    where the block leaves them."""
+    low, high, at = 0, MASK32, 0
+    for i in range(first, block.shape[0]):
         _next_byte(model, history)
         if match:
             ptr, length = _next_match(model, block, i, history, ptr, length, match_shift)
@@ -319,17 +342,17 @@ def _encode(block, payload, match, delimited, model, shift, match_shift):
             length = _learn_match(model, length, want, bit)
             while _settled(low, high):
                 if at >= payload.shape[0]:
-                    return -1
+                    return -1, history, ptr, length
                 payload[at] = high >> 24
                 at += 1
                 low, high = _shifted(low, high)
         history = ((history << 8) | byte) & 0xFFFFFF
     k, value = _ending(low, high) if delimited else (1, low >> 24)
     if at + k > payload.shape[0]:
-        return -1
+        return -1, history, ptr, length
     for j in range(k):
         payload[at + j] = (value >> (8 * (k - 1 - j))) & 255
-    return at + k
+    return at + k, history, ptr, length
 
 
 @njit(cache=True, nogil=True)
@@ -344,18 +367,20 @@ def decode(payload, block, match, delimited):
         return 2, 0
     bits = slot_bits(block.shape[0])
     mbits = match_bits(block.shape[0]) if match else 0
-    return _decode(payload, block, match, delimited, _model(bits, mbits), 32 - bits, 32 - mbits)
+    return _decode(payload, block, match, delimited, _model(bits, mbits), 32 - bits, 32 - mbits,
+                   0, 0, 0, 0)
 
 
 @njit(cache=True, nogil=True, leaf=True)
-def _decode(payload, block, match, delimited, model, shift, match_shift):
+def _decode(payload, block, match, delimited, model, shift, match_shift, first, history, ptr,
+            length):
+    """Decode ``block[first:]``, the model having learnt ``block[:first]``."""
     n = payload.shape[0]
-    low, high, x, at, history = 0, MASK32, 0, 0, 0
-    ptr, length = 0, 0
+    low, high, x, at = 0, MASK32, 0, 0
     for _ in range(4):
         x = (x << 8) | (np.int64(payload[at]) if at < n else 255)
         at += 1
-    for i in range(block.shape[0]):
+    for i in range(first, block.shape[0]):
         _next_byte(model, history)
         if match:
             ptr, length = _next_match(model, block, i, history, ptr, length, match_shift)
@@ -387,3 +412,48 @@ def _decode(payload, block, match, delimited, model, shift, match_shift):
     if (x >> (32 - 8 * k)) != value or (n != end and not delimited):
         return 1, 0
     return 0, end
+
+
+@njit(cache=True, nogil=True)
+def primed(text):
+    """The MIXED_PRIMED coding's model after the priming ``text``, its
+    counts capped at PRIMED_COUNT: ``(model, history, ptr, length)``, to be
+    copied for each block (``encode_primed``, ``decode_primed``).  It
+    learns the text by coding it, and throws the coded bits away."""
+    model = _model(PRIMED_BITS, PRIMED_MATCH_BITS)
+    scratch = np.empty(2 * text.shape[0] + 16, np.uint8)
+    _, history, ptr, length = _encode(text, scratch, True, False, model, 32 - PRIMED_BITS,
+                                      32 - PRIMED_MATCH_BITS, 0, 0, 0, 0)
+    model[1][:] = np.minimum(model[1], PRIMED_COUNT)
+    model[3][:] = np.minimum(model[3], PRIMED_COUNT)
+    model[10][:] = np.minimum(model[10], PRIMED_COUNT)
+    return model, history, ptr, length
+
+
+@njit(inline="always")
+def _copied(model):
+    return (model[0].copy(), model[1].copy(), model[2].copy(), model[3].copy(),
+            model[4].copy(), model[5].copy(), model[6].copy(), model[7].copy(),
+            model[8].copy(), model[9].copy(), model[10].copy())
+
+
+@njit(cache=True, nogil=True)
+def encode_primed(text_and_block, first, payload, state):
+    """Code the block ``text_and_block[first:]``, which follows the priming
+    text, from the model ``state`` (``primed``'s) into ``payload``,
+    delimited: its length, or -1 if it would not fit."""
+    model, history, ptr, length = state
+    return _encode(text_and_block, payload, True, True, _copied(model), 32 - PRIMED_BITS,
+                   32 - PRIMED_MATCH_BITS, first, history, ptr, length)[0]
+
+
+@njit(cache=True, nogil=True)
+def decode_primed(payload, text_and_block, first, state):
+    """Decode the delimited ``payload`` into ``text_and_block[first:]``,
+    whose first bytes hold the priming text, from the model ``state``
+    (``primed``'s): as ``decode`` with ``delimited``."""
+    if text_and_block.shape[0] - first > PRIMED_MAX_SIZE:
+        return 4, 0
+    model, history, ptr, length = state
+    return _decode(payload, text_and_block, True, True, _copied(model), 32 - PRIMED_BITS,
+                   32 - PRIMED_MATCH_BITS, first, history, ptr, length)

@@ -4,9 +4,9 @@ numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
-STORED, SORTED, CONTEXT, LZ, MIXED, MIXED_MATCH or MIXED_DELIMITED block,
-or a FOLDED block over SORTED or CONTEXT, or a REPEATS block over any of
-these but LZ, in any layout) through one
+STORED, SORTED, CONTEXT, LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED or
+MIXED_PRIMED block, or a FOLDED block over SORTED or CONTEXT, or a REPEATS
+block over any of these but LZ, in any layout) through one
 call of its coding's kernel, which makes every check the general reader
 makes (docs/FORMAT.md, sections 3 and 4), the block check included.
 Anything else, and every input that fails a check, it declines: the
@@ -14,22 +14,25 @@ caller then takes the general path, which raises the error.  So it never
 returns bytes the general path would not, and errors keep one source.
 
 Imports ``_jit``, ``_errors``, ``_container`` (the layout), ``_coding_folded`` and
-``_coding_repeats`` (their headers), ``_coded_sequence`` (``u32``),
+``_coding_repeats`` (their headers), ``_coding_mixed`` (the primed model),
+``_coded_sequence`` (``u32``),
 ``_inplace_bytes`` and the kernels ``_checksum``, ``_coding_sorted``,
 ``_coding_context``, ``_case``, ``_repeats``, ``_lz``, ``_mixing``.
 """
 import numpy as np
 
-from . import (_case, _coding_context, _coding_folded, _coding_repeats, _coding_sorted,
-               _inplace_bytes, _lz, _mixing, _repeats)
+from . import (_case, _coding_context, _coding_folded, _coding_mixed, _coding_repeats,
+               _coding_sorted, _inplace_bytes, _lz, _mixing, _repeats)
 from ._coded_sequence import u32
 from ._checksum import xxh64
 from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEXT, FOLDED,
                          DELIMITED_VERSION, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ,
                          LZ_VERSION, MAGIC, MATCH_VERSION, MAX_BLOCK_SIZE, MIXED,
-                         MIXED_DELIMITED, MIXED_MATCH, MIXED_VERSION,
+                         MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, MIXED_VERSION,
                          ONE_BLOCK, ONE_BLOCK_VERSIONS,
-                         PREAMBLE, REPEATS, REPEATS_VERSION, SHORT_MAGIC, SHORT_MARK,
+                         PREAMBLE, PRIMED_DELIMITED_LARGEST, PRIMED_LARGEST, PRIMED_MARK,
+                         REPEATS, REPEATS_VERSION,
+                         SHORT_MAGIC, SHORT_MARK,
                          SHORT_VERSION, SIZED, SIZED_VERSION, SORTED, STORED, TAGGED,
                          TAGGED_VERSION, VARINT_BYTES, read_varint, sized, trailer_size)
 from ._errors import GageBPEError
@@ -413,9 +416,39 @@ def _mixed_delimited(data, out):
             and _checked(data, check_at, out))
 
 
+@njit(cache=True, nogil=True)
+def _mixed_primed_kernel(data, out, text, state):
+    """A primed short stream (version 13): ``fc``, the size, the payload
+    size past PRIMED_DELIMITED_LARGEST bytes, the data check, and a
+    payload that must end where the stream does."""
+    size, at = _size_field(data, 1)
+    if data[0] != PRIMED_MARK or at < 0 or size != out.shape[0] or size > PRIMED_LARGEST:
+        return False
+    payload_size = data.shape[0] - at - 4
+    if size > PRIMED_DELIMITED_LARGEST:
+        payload_size, at = _size_field(data, at)
+        if at < 0 or payload_size != data.shape[0] - at - 4:
+            return False
+    payload = data[at + 4:]
+    if not 0 < payload_size <= size:
+        return False
+    t = text.shape[0]
+    text_and_block = np.empty(t + size, np.uint8)
+    text_and_block[:t] = text
+    problem, end = _mixing.decode_primed(payload, text_and_block, t, state)
+    if problem or end != payload.shape[0]:
+        return False
+    out[:] = text_and_block[t:]
+    return _checked(data, at, out)
+
+
+def _mixed_primed(data, out):
+    return _mixed_primed_kernel(data, out, *_coding_mixed.primed_model())
+
+
 _KERNELS = {STORED: _stored, SORTED: _sorted, CONTEXT: _context, FOLDED: _folded,
             REPEATS: _repeats_over, LZ: _lz_coded, MIXED: _mixed, MIXED_MATCH: _mixed_match,
-            MIXED_DELIMITED: _mixed_delimited}
+            MIXED_DELIMITED: _mixed_delimited, MIXED_PRIMED: _mixed_primed}
 TAKEN = tuple(_KERNELS)
 
 
@@ -434,6 +467,9 @@ def _declared(data):
     no block may have is refused here."""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST:
         return 0, 0
+    if data[0] == PRIMED_MARK:
+        size = _declared_size(data, 0, True)
+        return (size, MIXED_PRIMED) if 0 < size <= PRIMED_LARGEST else (0, 0)
     short = data[0] == SHORT_MARK
     b = (_SHORT_AT if data[:_SHORT_AT] == SHORT_MAGIC else _TAGGED_AT if short
          else _ONE_BLOCK_AT if data[4:6] in _ONE_BLOCK_PREAMBLES else _BLOCK_AT)

@@ -196,15 +196,21 @@ class Compressor:
 
 def _short_stream(blocks, data, level):
     """The short stream of ``data``, coded as ``blocks`` (one block or
-    none); at the levels that code MIXED_MATCH, MIXED_DELIMITED where it
-    is shorter (version 12: data of a few dozen bytes)."""
+    none); at the levels that code MIXED_MATCH, MIXED_DELIMITED (version
+    12: data of a few dozen bytes) or MIXED_PRIMED (version 13: data of up
+    to MIXED_MAX bytes, as MIXED_MATCH) where either is shorter, the
+    earlier version where they tie."""
     stream = _container.short_stream(blocks)
-    _, largest = _container.SIZED[_container.MIXED_DELIMITED]
-    if level.mixed and 0 < len(data) <= largest:
-        data = bytes(data)
-        payload = _block.encode_delimited(data)
+    if not level.mixed or not data:
+        return stream
+    data = bytes(data)
+    for coding, largest, encode in (
+            (_container.MIXED_DELIMITED, _container.SIZED[_container.MIXED_DELIMITED][1],
+             _block.encode_delimited),
+            (_container.MIXED_PRIMED, _block.MIXED_MAX, _block.encode_primed)):
+        payload = encode(data) if len(data) <= largest else None
         if payload is not None:
-            block = _container.block(_container.MIXED_DELIMITED, payload, data)
+            block = _container.block(coding, payload, data)
             stream = min(stream, _container.short_stream([block]), key=len)
     return stream
 
@@ -212,8 +218,8 @@ def _short_stream(blocks, data, level):
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block or
-    none takes the short layout (format version 12 or 11 for a block
-    a sized coding byte can name, else 10).
+    none takes the short layout (format version 13 for a MIXED_PRIMED
+    block, 12 or 11 for a block a sized coding byte can name, else 10).
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":

@@ -42,18 +42,19 @@ def _exercise():
     dna = rng.choice(np.frombuffer(b"ACGT", np.uint8), 1 << 21).tobytes()
     rows = np.tile(rng.integers(0, 256, 13, dtype=np.uint8), (20_000, 1))
     rows[:, :4] = np.arange(20_000, dtype="<u4").view(np.uint8).reshape(-1, 4)
+    noise = rng.integers(0, 256, 3000, dtype=np.uint8).tobytes()
     inputs = [
         (sample(1 << 21), (1, 6, 9)),     # CONTEXT blocks; level 1 probes
         (dna, (6,)),                      # probed, not merged: PACKED without merges
-        (sample(3000), (6,)),             # one small LZ block
+        (sample(5000), (6,)),             # one small LZ block
         (sample(100_000), (6,)),          # one SORTED block
-        (b"ab" * 100, (6,)),              # MIXED_MATCH
+        (b"ab" * 100, (6,)),              # MIXED_PRIMED, measured as it is parsed
+        (noise[:100] * 12, (9,)),         # MIXED_MATCH
         (rows.tobytes(), (6,)),           # records: FILTERED
-        (rng.integers(0, 256, 3000, dtype=np.uint8).tobytes(), (6,)),  # STORED
+        (noise, (6,)),                    # STORED
         (dna[:3000] + sample(3000) + dna[:3000], (9,)),  # small, repeats: LZ
         (dna[:40_000] + sample(30_000) + dna[:40_000], (9,)),  # long repeats: REPEATS
-        (sample(1500), (9,)),             # one small MIXED_MATCH block
-        (sample(64), (6,)),               # MIXED_DELIMITED, measured as it is parsed
+        (rows.tobytes()[:60], (6,)),      # MIXED_DELIMITED, measured as it is parsed
     ]
     for data, levels in inputs:
         for level in levels:

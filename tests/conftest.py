@@ -1,13 +1,15 @@
+import io
 import os
 import struct
 import zlib
+from unittest import mock
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings, strategies as st
 
 import gagebpe
-from gagebpe import _container
+from gagebpe import _block, _container
 
 # First calls compile the kernels; warm them once (below) and never let a
 # deadline trip on a compile.  CI runs a fixed, derandomised budget.
@@ -131,12 +133,61 @@ def version_of(blob):
     return _container.Parser().parse(blob)[0].version
 
 
+def check_every_reader(streams, pieces):
+    """Check that every reader decodes the concatenation of ``streams`` to
+    that of ``pieces`` (what each holds): the one-shot call, a
+    Decompressor a stream fed a byte at a time (as lzma's take them), the
+    file reader, and ``describe``."""
+    blob, data = b"".join(streams), b"".join(pieces)
+    assert gagebpe.decompress(blob) == data
+    d, out = gagebpe.Decompressor(), []
+    for i in range(len(blob)):
+        if d.eof:
+            assert d.unused_data == b""
+            d = gagebpe.Decompressor()
+        out.append(d.decompress(blob[i:i + 1]))
+    assert d.eof and b"".join(out) == data
+    assert gagebpe.GageBPEFile(io.BytesIO(blob)).read() == data
+    infos = gagebpe.describe(io.BytesIO(blob))
+    assert [i.size for i in infos] == [len(p) for p in pieces]
+    assert [i.stream_bytes for i in infos] == [len(s) for s in streams]
+
+
+def check_readers_agree(blob, version):
+    """Check that every reader refuses the stream ``blob`` (forged, say),
+    or that each decodes it to the same bytes, a stream of ``version``:
+    those bytes, or None."""
+    from gagebpe import _one_block
+    try:
+        out = gagebpe.decompress(blob)
+    except (gagebpe.GageBPEError, EOFError):
+        assert _one_block.decode(blob, 1000) is None
+        with pytest.raises((gagebpe.GageBPEError, EOFError)):
+            gagebpe.GageBPEFile(io.BytesIO(blob)).read()
+        with pytest.raises((gagebpe.GageBPEError, EOFError)):
+            gagebpe.describe(io.BytesIO(blob))
+        return None
+    assert _one_block.decode(blob, 1000) == out
+    assert gagebpe.GageBPEFile(io.BytesIO(blob)).read() == out
+    (info,) = gagebpe.describe(io.BytesIO(blob))
+    assert (info.version, info.size, info.stream_bytes) == (version, len(out), len(blob))
+    return out
+
+
+def unprimed(data, level=None, **kw):
+    """``data`` compressed as gagebpe 0.16 did, with no MIXED_PRIMED block:
+    a small block of text in a coding that older layouts hold too."""
+    with mock.patch.object(_block, "encode_primed", lambda data: None):
+        return gagebpe.compress(data, level, **kw)
+
+
 def as_version(blob, version):
     """The one-block stream ``blob`` in the one-block layout of ``version``:
     4 to 6, with the 17-byte block header those versions have, 7 and 8,
     with the compact one, or the short layout of 9, with a 2-byte magic,
     or of 10, its coding byte tagged and its size a varint."""
     block = one_block(blob)
+    assert block[0] != _container.MIXED_PRIMED, "only version 13 holds it: see unprimed()"
     if version in (_container.SHORT_VERSION, _container.TAGGED_VERSION):
         coding, size, payload_size, check, _ = _container.BLOCK_HEADER.unpack_from(block)
         head = (_container.SHORT_MAGIC + bytes([coding]) if version == _container.SHORT_VERSION
@@ -162,6 +213,7 @@ def block_layout(blob):
     """The one-block stream ``blob`` in the block layout (header, block,
     trailer), as version 3 wrote every stream (version 5 a REPEATS one)."""
     block = one_block(blob)
+    assert block[0] != _container.MIXED_PRIMED, "only version 13 holds it: see unprimed()"
     size = _container.BLOCK_HEADER.unpack_from(block)[1]
     return (_container.stream_header(size, _container.version_of([block])) + block
             + _container.trailer([(len(block), size)]))

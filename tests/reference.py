@@ -2,8 +2,8 @@
 the most frequent pair, count = non-overlapping occurrences, left to right;
 ties to the smallest pair, while it occurs at least ``min_count`` times),
 the word-level and byte-level trainers, and decoders of Gage's 1994 format
-and of LZ, MIXED and MIXED_MATCH payloads written from their descriptions in
-docs/FORMAT.md."""
+and of LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED and MIXED_PRIMED payloads
+written from their descriptions in docs/FORMAT.md."""
 
 
 def count_pairs(ids):
@@ -297,7 +297,7 @@ def lz_decode(payload, size):
     return bytes(out)
 
 
-# MIXED and MIXED_MATCH (docs/FORMAT.md sections 4.12 and 4.13), step by step as the text says.
+# MIXED to MIXED_PRIMED (docs/FORMAT.md sections 4.12 to 4.15), step by step as the text says.
 SQUASH_POINTS = [1, 2, 4, 6, 10, 17, 27, 45, 74, 120, 194, 311, 488, 747, 1102, 1546, 2048,
                  2550, 2994, 3349, 3608, 3785, 3902, 3976, 4022, 4051, 4069, 4079, 4086, 4090,
                  4092, 4094, 4095]
@@ -314,13 +314,16 @@ for _q in range(4096):
     STRETCH.append(next((d for d in range(-2047, 2048) if squash(d) >= _q), 2047))
 
 
-def mixed_decode(payload, size, match=False, delimited=False):
+def mixed_decode(payload, size, match=False, delimited=False, text=b""):
     """The block's bytes, or None where the payload does not end exactly
     where its coded bits do; a MIXED_MATCH block if ``match``.  With
     ``delimited`` (MIXED_DELIMITED, which implies ``match``), ``payload``
-    may go on past the block's: ``(bytes, its payload's length)``."""
+    may go on past the block's: ``(bytes, its payload's length)``.  With
+    the priming ``text`` too, a MIXED_PRIMED block."""
     match = match or delimited
-    B = min(22, max(10, size.bit_length() + 5))
+    t = len(text)
+    B = 14 if t else min(22, max(10, size.bit_length() + 5))
+    M = 13 if t else min(16, size.bit_length() + 1)
     tables = [[[32768, 0] for _ in range(256)]] + [{} for _ in range(3)]
     W = [[19661] * 6 for _ in range(10)]
     h, out = 0, bytearray()
@@ -332,12 +335,16 @@ def mixed_decode(payload, size, match=False, delimited=False):
         return payload[k] if k < len(payload) else 255
 
     x = int.from_bytes(bytes(byte_at(k) for k in range(4)), "big")
-    for i in range(size):
+    for i in range(t + size):
+        if i == t and t:  # primed: the counts capped
+            for entry in tables[0] + [e for table in tables[1:] for e in table.values()]:
+                entry[1] = min(entry[1], 2)
+            N = [min(n, 2) for n in N]
         if match:
             if length:
                 a, length = a + 1, min(length + 1, 15)
             if i >= 3:
-                g = (h * 0x9E3779B1 % 2**32) >> (32 - min(16, size.bit_length() + 1))
+                g = (h * 0x9E3779B1 % 2**32) >> (32 - M)
                 if length == 0 and g in L:
                     j, k = L[g], 0
                     while k < 15 and k < j and out[j - 1 - k] == out[i - 1 - k]:
@@ -358,12 +365,15 @@ def mixed_decode(payload, size, match=False, delimited=False):
             xs = [STRETCH[q >> 4] if n > 0 else 0 for q, n in entries] + [64, xm]
             s = sum(1 for _, n in entries if n > 0) + (5 if length else 0)
             p = min(max(squash(sum(W[s][m] * xs[m] for m in range(6)) >> 16), 1), 4095)
-            mid = low + ((high - low) >> 12) * p
-            y = 1 if x <= mid else 0
-            if y:
-                high = mid
+            if i < t:  # the priming text's bit, not coded
+                y = (text[i] >> (7 - bit)) & 1
             else:
-                low = mid + 1
+                mid = low + ((high - low) >> 12) * p
+                y = 1 if x <= mid else 0
+                if y:
+                    high = mid
+                else:
+                    low = mid + 1
             e = (4096 * y - p) * 82
             for m in range(6):
                 W[s][m] += (xs[m] * e) >> 16
@@ -376,7 +386,7 @@ def mixed_decode(payload, size, match=False, delimited=False):
                 if y != u:
                     length = 0
             c = 2 * c + y
-            while low >> 24 == high >> 24:
+            while i >= t and low >> 24 == high >> 24:
                 low, high = (low << 8) % 2**32, ((high << 8) % 2**32) + 255
                 x = ((x << 8) % 2**32) + byte_at(4 + shifted)
                 shifted += 1
@@ -390,7 +400,7 @@ def mixed_decode(payload, size, match=False, delimited=False):
                 break
         if shifted + k > min(size, len(payload)) or x >> (32 - 8 * k) != v:
             return None
-        return bytes(out), shifted + k
+        return bytes(out[t:]), shifted + k
     if len(payload) != shifted + 1 or payload[shifted] != low >> 24:
         return None
     return bytes(out)

@@ -15,7 +15,7 @@ from gagebpe import _block, _coding_mixed, _container, _mixing, _one_block
 from gagebpe.sample import sample
 
 from conftest import (CANTERBURY, as_version, block_layout, byte_strings, coding_of,
-                      one_block_payload)
+                      one_block_payload, unprimed)
 from reference import mixed_decode
 
 BIG = 1 << 30
@@ -126,11 +126,12 @@ SQUASH_POINTS_DOC = [1, 2, 4, 6, 10, 17, 27, 45, 74, 120, 194, 311, 488, 747, 11
 
 def test_levels_6_to_9_code_a_small_text_mixed():
     data = sample(1500)
-    blob = gagebpe.compress(data, 9)
+    blob = unprimed(data, 9)  # the whole input: MIXED_PRIMED (test_primed.py)
     assert coding_of(blob) == _container.MIXED_MATCH
     assert len(blob) < 0.95 * len(gagebpe.compress(data, 5))
     for level in (6, 7, 8):
-        assert coding_of(gagebpe.compress(data, level)) == _container.MIXED_MATCH
+        assert coding_of(unprimed(data, level)) == _container.MIXED_MATCH
+        assert coding_of(gagebpe.compress(data, level)) == _container.MIXED_PRIMED
     assert gagebpe.decompress(blob) == data
     assert _one_block.decode(blob, BIG) == data
     # the same block in the block layout, through the general reader
@@ -179,7 +180,7 @@ def test_small_inputs_code_no_larger_than_zlib_9(level):
 
 def test_a_mixed_block_needs_version_8_and_a_mixed_match_block_9():
     data = sample(1000)
-    blob = gagebpe.compress(data, 9)
+    blob = unprimed(data, 9)
     assert coding_of(blob) == _container.MIXED_MATCH
     mixed = _container.one_block_stream(_container.block(
         _container.MIXED, _coding_mixed.encode(data, match=False), data))
@@ -212,7 +213,7 @@ def test_a_large_mixed_block_is_refused_before_it_is_decoded():
 
 def test_every_corruption_and_cut_of_a_mixed_stream_is_refused():
     data = sample(600)
-    blob = gagebpe.compress(data, 9)
+    blob = unprimed(data, 9)
     assert coding_of(blob) == _container.MIXED_MATCH
     rng = np.random.default_rng(8)
     for pos in range(len(blob)):
@@ -229,7 +230,7 @@ def test_every_corruption_and_cut_of_a_mixed_stream_is_refused():
 
 def test_the_payload_alone_decodes():
     data = sample(900)
-    payload = one_block_payload(gagebpe.compress(data, 9))
+    payload = one_block_payload(unprimed(data, 9))
     out = np.empty(len(data), np.uint8)
     assert _coding_mixed.decode_matched(payload, len(data), out).tobytes() == data
     with pytest.raises(gagebpe.GageBPEError, match="do not end"):

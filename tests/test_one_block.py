@@ -13,7 +13,7 @@ from gagebpe import _container, _one_block
 from gagebpe.sample import sample
 
 from conftest import (as_version, block_layout, block_spans, without_lz,
-                      one_block_payload, payload_spans)
+                      one_block_payload, payload_spans, unprimed)
 
 DATA = Path(__file__).parent / "data"
 BIG = 1 << 40
@@ -44,7 +44,7 @@ def both_layouts(blob):
     (bytes(np.random.default_rng(7).integers(0, 256, 3000, dtype=np.uint8)), 6),
     (sample(4096), 9), (sample(20_000), 7), (sample(30_000), 9)])
 def test_takes_one_block_streams_and_gives_their_bytes(data, level):
-    for blob in both_layouts(gagebpe.compress(data, level)):
+    for blob in both_layouts(unprimed(data, level)):
         assert coding_of(blob) in _one_block.TAKEN
         assert _one_block.decode(blob, BIG) == data
         out = np.zeros(len(data), np.uint8)
@@ -159,27 +159,27 @@ def test_a_version_5_stream_of_a_version_4_block_is_taken():
 
 
 def test_declines_every_truncation():
-    for blob in both_layouts(gagebpe.compress(sample(3000))):
+    for blob in both_layouts(unprimed(sample(3000))):
         for cut in range(len(blob)):
             assert _one_block.decode(blob[:cut], BIG) is None, cut
 
 
 def test_declines_a_block_past_the_limit():
     data = sample(4096)
-    blob = gagebpe.compress(data)
+    blob = unprimed(data)
     assert _one_block.decode(blob, len(data) - 1) is None
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(blob, limit=len(data) - 1)
 
 
 def test_decode_into_declines_another_size():
-    blob = gagebpe.compress(sample(4096))
+    blob = unprimed(sample(4096))
     assert not _one_block.decode_into(blob, np.zeros(4095, np.uint8))
     assert not _one_block.decode_into(blob, np.zeros(4097, np.uint8))
 
 
 def test_a_forged_size_allocates_nothing_past_a_block():
-    compact = gagebpe.compress(sample(4096))
+    compact = unprimed(sample(4096))
     for stream, size_at in ((compact, 2),  # after fb and the tagged coding byte
                             (as_version(compact, _container.MIXED_VERSION),
                              _container.PREAMBLE.size + 1)):
