@@ -10,7 +10,8 @@ The payload has no header: the model's table sizes follow from the block's
 size.  A MIXED or MIXED_MATCH payload ends where the block's payload size
 says, and its coded bits must end there too; a MIXED_DELIMITED or
 MIXED_PRIMED payload ends where its coded bits do, so the short layout
-need not send its size (docs/FORMAT.md, sections 3.6, 4.14 and 4.15).
+need not send its size, and sends it only for a MIXED_PRIMED block of
+more than 128 bytes (docs/FORMAT.md, sections 3.6, 4.14 and 4.15).
 
 Imports ``_errors``, ``_priming_text`` and the kernel ``_mixing``.
 """
