@@ -22,8 +22,7 @@ from ._errors import GageBPEError
 from ._priming_text import PRIMING_TEXT
 
 LARGER = "delimited MIXED payload larger than its contents"
-_TEXT = np.frombuffer(PRIMING_TEXT, np.uint8)
-_primed = []  # the primed model, made at first use
+_primed = []  # the priming text and the model after it, made at first use
 
 
 def encode(data, match=True, delimited=False):
@@ -58,17 +57,13 @@ def decode_delimited(payload, size, out):
     return out
 
 
-def _primed_state():
-    """The model after the priming text (``_mixing.primed``), made once."""
-    if not _primed:
-        _primed.append(_mixing.primed(_TEXT))
-    return _primed[0]
-
-
 def primed_model():
-    """``(the priming text as uint8, the model after it)``: what a
-    MIXED_PRIMED kernel needs besides its block."""
-    return _TEXT, _primed_state()
+    """``(the priming text as uint8, the model after it)``: what the
+    MIXED_PRIMED kernels take besides the block, made once."""
+    if not _primed:
+        text = np.frombuffer(PRIMING_TEXT, np.uint8)
+        _primed.append((text, _mixing.primed(text)))
+    return _primed[0]
 
 
 def encode_primed(data):
@@ -76,28 +71,17 @@ def encode_primed(data):
     ``_mixing.PRIMED_MAX_SIZE`` bytes); None where it would not be smaller
     than ``data``."""
     out = np.empty(len(data), np.uint8)
-    text_and_block = np.concatenate([_TEXT, np.frombuffer(data, np.uint8)])
-    n = _mixing.encode_primed(text_and_block, len(_TEXT), out, _primed_state())
+    n = _mixing.encode_primed(np.frombuffer(data, np.uint8), out, *primed_model())
     return out[:n].tobytes() if 0 < n < len(data) else None
-
-
-def _decoded_primed(payload, size):
-    """``(problem, end, text_and_block)``: the MIXED_PRIMED block of
-    ``size`` bytes decoded from the start of ``payload`` (uint8)."""
-    if size > _mixing.PRIMED_MAX_SIZE:
-        return 4, 0, None
-    text_and_block = np.concatenate([_TEXT, np.empty(size, np.uint8)])
-    problem, end = _mixing.decode_primed(payload, text_and_block, len(_TEXT), _primed_state())
-    return problem, end, text_and_block
 
 
 def decode_primed(payload, size, out):
     """The MIXED_PRIMED block ``payload`` into ``out`` (``size`` bytes);
     its coded bits must end where ``payload`` does."""
-    problem, end, text_and_block = _decoded_primed(np.frombuffer(payload, np.uint8), size)
+    problem, end = _mixing.decode_primed(np.frombuffer(payload, np.uint8), out[:size],
+                                         *primed_model())
     if problem or end != len(payload):
         raise GageBPEError(_mixing.PROBLEMS[problem or 1])
-    out[:size] = text_and_block[len(_TEXT):]
     return out
 
 
@@ -110,7 +94,7 @@ def delimited_size(view, size, final=False, primed=False):
     it in a way no payload does."""
     head = np.frombuffer(view, np.uint8)[:size]  # a payload is never larger
     if primed:
-        problem, end, _ = _decoded_primed(head, size)
+        problem, end = _mixing.decode_primed(head, np.empty(size, np.uint8), *primed_model())
     else:
         problem, end = _mixing.decode(head, np.empty(size, np.uint8), True, True)
     if not problem:

@@ -437,23 +437,37 @@ def _copied(model):
             model[8].copy(), model[9].copy(), model[10].copy())
 
 
+@njit(inline="always")
+def _after(text, size):
+    """A buffer of ``size`` bytes more than the priming ``text``, which
+    fills its start: the coding loops see the block after the text."""
+    text_and_block = np.empty(text.shape[0] + size, np.uint8)
+    text_and_block[:text.shape[0]] = text
+    return text_and_block
+
+
 @njit(cache=True, nogil=True)
-def encode_primed(text_and_block, first, payload, state):
-    """Code the block ``text_and_block[first:]``, which follows the priming
-    text, from the model ``state`` (``primed``'s) into ``payload``,
-    delimited: its length, or -1 if it would not fit."""
+def encode_primed(block, payload, text, state):
+    """Code ``block`` as if it followed the priming ``text``, from the
+    model ``state`` (``primed(text)``) into ``payload``, delimited: its
+    length, or -1 if it would not fit."""
+    text_and_block = _after(text, block.shape[0])
+    text_and_block[text.shape[0]:] = block
     model, history, ptr, length = state
     return _encode(text_and_block, payload, True, True, _copied(model), 32 - PRIMED_BITS,
-                   32 - PRIMED_MATCH_BITS, first, history, ptr, length)[0]
+                   32 - PRIMED_MATCH_BITS, text.shape[0], history, ptr, length)[0]
 
 
 @njit(cache=True, nogil=True)
-def decode_primed(payload, text_and_block, first, state):
-    """Decode the delimited ``payload`` into ``text_and_block[first:]``,
-    whose first bytes hold the priming text, from the model ``state``
-    (``primed``'s): as ``decode`` with ``delimited``."""
-    if text_and_block.shape[0] - first > PRIMED_MAX_SIZE:
+def decode_primed(payload, block, text, state):
+    """Decode the delimited ``payload`` into ``block`` (its length says how
+    many bytes) as if it followed the priming ``text``, from the model
+    ``state`` (``primed(text)``): as ``decode`` with ``delimited``."""
+    if block.shape[0] > PRIMED_MAX_SIZE:
         return 4, 0
+    text_and_block = _after(text, block.shape[0])
     model, history, ptr, length = state
-    return _decode(payload, text_and_block, True, True, _copied(model), 32 - PRIMED_BITS,
-                   32 - PRIMED_MATCH_BITS, first, history, ptr, length)
+    problem, end = _decode(payload, text_and_block, True, True, _copied(model), 32 - PRIMED_BITS,
+                           32 - PRIMED_MATCH_BITS, text.shape[0], history, ptr, length)
+    block[:] = text_and_block[text.shape[0]:]
+    return problem, end

@@ -432,14 +432,8 @@ def _mixed_primed_kernel(data, out, text, state):
     payload = data[at + 4:]
     if not 0 < payload_size <= size:
         return False
-    t = text.shape[0]
-    text_and_block = np.empty(t + size, np.uint8)
-    text_and_block[:t] = text
-    problem, end = _mixing.decode_primed(payload, text_and_block, t, state)
-    if problem or end != payload.shape[0]:
-        return False
-    out[:] = text_and_block[t:]
-    return _checked(data, at, out)
+    problem, end = _mixing.decode_primed(payload, out, text, state)
+    return problem == 0 and end == payload.shape[0] and _checked(data, at, out)
 
 
 def _mixed_primed(data, out):

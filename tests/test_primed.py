@@ -41,17 +41,17 @@ def documented_text():
 def primed_payload(data):
     """The kernel's MIXED_PRIMED payload for ``data``, however large."""
     out = np.empty(len(data) + 16, np.uint8)
-    text = np.frombuffer(PRIMING_TEXT, np.uint8)
-    block = np.concatenate([text, np.frombuffer(data, np.uint8)])
-    n = _mixing.encode_primed(block, len(text), out, _coding_mixed._primed_state())
+    n = _mixing.encode_primed(np.frombuffer(data, np.uint8), out, *_coding_mixed.primed_model())
     assert n > 0
     return out[:n].tobytes()
 
 
 def primed_decoded(payload, size):
     """``(problem, bytes, where the payload ended)``."""
-    problem, end, block = _coding_mixed._decoded_primed(np.frombuffer(payload, np.uint8), size)
-    return problem, (block[len(PRIMING_TEXT):].tobytes() if block is not None else b""), end
+    block = np.empty(size, np.uint8)
+    problem, end = _mixing.decode_primed(np.frombuffer(payload, np.uint8), block,
+                                         *_coding_mixed.primed_model())
+    return problem, block.tobytes(), end
 
 
 def stream(data, payload):
