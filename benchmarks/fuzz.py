@@ -49,10 +49,16 @@ def seeds():
     rows = np.tile(rng.integers(0, 256, 13, dtype=np.uint8), (3_000, 1))
     rows[:, :2] = np.arange(3_000, dtype="<u2").view(np.uint8).reshape(-1, 2)
     rows[rng.integers(0, 3_000, 300), rng.integers(2, 13, 300)] = 7
+    # a package log: long strings repeated whole, which fold into long rules
+    names = (b"libgagebpe-common", b"python3-numpy", b"zlib1g-dev", b"fonts-dejavu")
+    log = b"".join(b"2026-12-03 07:%02d:%02d status half-configured %s:amd64 1.%d.%d\n"
+                   % (k // 60 % 60, k % 60, names[rng.integers(4)], rng.integers(9),
+                      rng.integers(30)) for k in range(1500))
     out = []
     for name, data, kw in (("context", text, {"level": 7}), ("sorted", text[:5000], {}),
                            ("folded", text[:30_000], {"level": 9}),
                            ("packed", few, {}),
+                           ("long", log, {}), ("long-blocks", log, {"block_size": 30_000}),
                            ("stored", noise, {}), ("filtered", rows.tobytes(), {}),
                            ("blocks", text[:20_000], {"block_size": 4096}),
                            ("repeats", text[:8000] + noise + text[2000:3500] + noise[500:1500],

@@ -69,7 +69,8 @@ def costs(data):
     grammar = _grammar.build(block, level.min_count)
     present = np.zeros(256, bool)
     present[np.frombuffer(block, np.uint8)] = True
-    merges, ids, table = _coding_sorted.numbered(grammar, present)
+    rules = _coding_sorted.numbered(grammar, present)
+    merges, ids, table = rules.merges, rules.ids, rules.table
     n_terminals, n_rules = int(present.sum()), len(merges)
     n = n_terminals + n_rules
     symbols, inside = first_use(merges, ids, n_terminals)

@@ -43,8 +43,9 @@ import numpy as np
 from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
                _coding_lz, _coding_mixed, _coding_packed, _coding_repeats, _coding_sorted,
                _coding_stored, _filter, _grammar, _prefix)
-from ._container import (CONTEXT, FILTERED, FOLDED, HUFFMAN, LZ, MIXED, MIXED_DELIMITED,
-                         MIXED_MATCH, MIXED_PRIMED, PACKED, REPEATS, SORTED, STORED)
+from ._container import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, HUFFMAN, LZ, MIXED,
+                         MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, PACKED, REPEATS, SORTED,
+                         SORTED_LONG, STORED)
 from ._errors import UNKNOWN_CODING, GageBPEError
 from ._levels import MIXED_MAX
 
@@ -53,12 +54,15 @@ DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
             CONTEXT: _coding_context.decode, LZ: _coding_lz.decode,
             MIXED: _coding_mixed.decode, MIXED_MATCH: _coding_mixed.decode_matched,
             MIXED_DELIMITED: _coding_mixed.decode_delimited,
-            MIXED_PRIMED: _coding_mixed.decode_primed}
+            MIXED_PRIMED: _coding_mixed.decode_primed, SORTED_LONG: _coding_sorted.decode_long,
+            CONTEXT_LONG: _coding_context.decode_long}
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
                    (SORTED, _prefix.for_sorted, _coding_sorted.encode),
                    (CONTEXT, _prefix.for_sorted, _coding_context.encode))
+# SORTED and CONTEXT with a table of long rules.
+LONG_FORM = {SORTED: SORTED_LONG, CONTEXT: CONTEXT_LONG}
 
 # Probing: PROBE_SLICES slices of PROBE_SLICE bytes spread over a block of
 # at least PROBE_FROM bytes.  A block whose merges save less than PROBE_GAIN
@@ -167,7 +171,7 @@ class BuiltOnce:
 
 def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
            small_counts=(), more_counts=(), repeats=False, lz="", by_gain=False,
-           mixed=False, build=_grammar.build):
+           mixed=False, long_rules=False, build=_grammar.build):
     """``(coding, payload)`` for one block: the smallest of its codings,
     preferring the faster to decode on a tie (STORED, PACKED, SORTED).
     ``merge``: whether to build a grammar; None decides by
@@ -184,13 +188,15 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     gain (``_grammar.build``), and keep that where it codes smaller,
     unless the block has a filter's lag.  ``mixed``: also code a block of
     at most MIXED_MAX bytes as MIXED_MATCH, and keep that if smaller.
-    ``build(data, min_count)`` gives the grammars."""
+    ``long_rules``: also code each grammar with its merges used once inside
+    another folded into it (SORTED_LONG, CONTEXT_LONG), and keep that if
+    smaller.  ``build(data, min_count)`` gives the grammars."""
     data = bytes(data)
     if not data:
         return STORED, data
     if mixed:
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
-                      more_counts, repeats, lz, by_gain)
+                      more_counts, repeats, lz, by_gain, long_rules=long_rules)
         payload = _coding_mixed.encode(data) if len(data) <= MIXED_MAX else None
         return (MIXED_MATCH, payload) if payload and len(payload) < len(best[1]) else best
     if lz == "small" and len(data) < LZ_ALONE_BELOW and lz_alone_pays(data):
@@ -198,7 +204,7 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
         return (LZ, payload) if len(payload) < len(data) else (STORED, data)
     if lz:
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
-                      more_counts, repeats, by_gain=by_gain)
+                      more_counts, repeats, by_gain=by_gain, long_rules=long_rules)
         if len(data) < SMALL_BLOCK if lz == "small" else lz_may_pay(data, min_count):
             coded = LZ, _coding_lz.encode(data, quick=lz == "small")
             if len(coded[1]) < len(best[1]):
@@ -207,22 +213,23 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     if repeats:
         def inner(part):
             return encode(part, min_count, probe, merge, fold, context_from, small_counts,
-                          more_counts, by_gain=by_gain)
+                          more_counts, by_gain=by_gain, long_rules=long_rules)
         best = inner(data)
         wrapped = encode_repeats(data, inner)
         return wrapped if wrapped and len(wrapped[1]) < len(best[1]) else best
     if by_gain:
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
-                      more_counts)
+                      more_counts, long_rules=long_rules)
         if _filter.best_lag(data):
             return best
         gained = encode(data, GAIN_MIN_COUNT, probe, merge, False, context_from,
-                        build=build_by_gain)
+                        long_rules=long_rules, build=build_by_gain)
         return gained if len(gained[1]) < len(best[1]) else best
     counts = (min_count, *(small_counts if len(data) < SMALL_BLOCK else ()), *more_counts)
     if len(counts) > 1:
         build = BuiltOnce(min(counts))
-        return min((encode(data, count, probe, merge, fold, context_from, build=build)
+        return min((encode(data, count, probe, merge, fold, context_from,
+                           long_rules=long_rules, build=build)
                     for count in counts), key=lambda coded: len(coded[1]))
     if merge is None:
         merge = worth_merging(data, min_count, probe)
@@ -231,13 +238,13 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     context = len(data) >= context_from
     chosen = choose_filter(data, min_count, build)
     if chosen is None:
-        best = smallest(data, build(data, min_count), context)
-        if (fold and (folded := encode_folded(data, min_count, build))
+        best = smallest(data, build(data, min_count), context, long_rules)
+        if (fold and (folded := encode_folded(data, min_count, build, long_rules))
                 and len(folded[1]) < len(best[1])):
             return folded
         return best
     filtered = _filter.apply(data, *chosen)
-    coding, payload = smallest(filtered, build(filtered, min_count), context)
+    coding, payload = smallest(filtered, build(filtered, min_count), context, long_rules)
     payload = _coding_filtered.encode(*chosen, coding, payload)
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
@@ -280,7 +287,7 @@ def encode_repeats(data, encode_inner):
     return REPEATS, _coding_repeats.encode(copies, len(literals), coding, payload)
 
 
-def encode_folded(data, min_count, build=_grammar.build):
+def encode_folded(data, min_count, build=_grammar.build, long_rules=False):
     """``(FOLDED, payload)`` for text block ``data``, or None where it is
     not text (fewer small letters than twice its capitals) or has no two
     byte values to spare for the markers."""
@@ -289,26 +296,37 @@ def encode_folded(data, min_count, build=_grammar.build):
     if markers is None or hist[97:123].sum() < 2 * hist[65:91].sum():
         return None
     folded = _case.fold(np.frombuffer(data, np.uint8), *markers).tobytes()
-    coding, payload = smallest(folded, build(folded, min_count))
+    coding, payload = smallest(folded, build(folded, min_count), long_rules=long_rules)
     if coding == STORED:
         return None
     return FOLDED, _coding_folded.encode(*markers, len(folded), coding, payload)
 
 
-def smallest(data, grammar, context=True):
+def smallest(data, grammar, context=True, long_rules=False):
     """The smallest ``(coding, payload)`` of ``data``, whose grammar is
     ``grammar``, among STORED and the grammar codings (CONTEXT only if
-    ``context``)."""
+    ``context``).  ``long_rules``: SORTED and CONTEXT take the smaller of
+    the grammar's merge table and its table of long rules
+    (``_coding_sorted.numbered``), and where that is the long rules' are
+    SORTED_LONG and CONTEXT_LONG."""
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     best = (STORED, _coding_stored.encode(data))
     cut = {}  # the grammar cut back to each prefix asked for
+    tables = {}  # and numbered, for SORTED and CONTEXT
     for coding, prefix, encode_grammar in GRAMMAR_CODINGS:
         if coding == CONTEXT and not context:
             continue
         keep = prefix(grammar, hist)
         if keep not in cut:
             cut[keep] = _grammar.truncate(grammar, keep)
-        payload = encode_grammar(cut[keep], hist)
+        if coding == PACKED:
+            payload = encode_grammar(cut[keep], hist)
+        else:
+            if keep not in tables:
+                tables[keep] = _coding_sorted.numbered(cut[keep], hist > 0, long_rules)
+            payload = encode_grammar(cut[keep], hist, tables[keep])
+            if tables[keep].long_rules:
+                coding = LONG_FORM[coding]
         if payload is not None and len(payload) < len(best[1]):
             best = (coding, payload)
     return best

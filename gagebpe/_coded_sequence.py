@@ -26,6 +26,8 @@ from ._jit import njit
 LENGTH_SYMBOLS = _huffman.MAX_LENGTH + 1
 LENGTH_CODE_BYTES = (4 * LENGTH_SYMBOLS + 7) // 8
 LENGTH_CODE_MAX = 15
+# ``internal`` for a grammar of merges: its symbols are its merges' own.
+NO_INTERNAL = np.empty(0, np.int32)
 
 
 # -- encoding -------------------------------------------------------------------
@@ -207,17 +209,33 @@ def _section_lengths(body, start, length_bytes, streams, lengths):
 
 
 @njit(cache=True, nogil=True)
-def expand_sequence(body, start, length_bytes, merges, n_ids, terminals, size, out):
+def _internal_lengths(lengths, internal, n_symbols):
+    """Code lengths read for the symbols of a grammar of long rules, moved
+    to those symbols' numbers among its merges (``_long_rules``); the
+    others get none.  The numbers keep the symbols' order, so the
+    canonical codes stay the same."""
+    moved = np.zeros(n_symbols, np.uint8)
+    for s in range(internal.shape[0]):
+        moved[internal[s]] = lengths[s]
+    return moved
+
+
+@njit(cache=True, nogil=True)
+def expand_sequence(body, start, length_bytes, merges, internal, n_ids, terminals, size, out):
     """Expand the code-length and sequence sections from ``body[start:]``
     (merges ``merges``, checked) to exactly ``size`` bytes, into ``out``;
-    the problem number."""
+    the problem number.  ``internal``: empty, or the merges' number of
+    each symbol the ids use (a grammar of long rules)."""
     n_terminals = terminals.shape[0]
-    lengths = np.empty(n_terminals + merges.shape[0], np.uint8)
+    n_symbols = n_terminals + merges.shape[0]
+    lengths = np.empty(internal.shape[0] if internal.shape[0] else n_symbols, np.uint8)
     problem = _section_lengths(body, start, length_bytes, 1, lengths)
     if problem:
         return problem
     if not _huffman.is_complete(lengths):
         return _SEQUENCE_CODE
+    if internal.shape[0]:
+        lengths = _internal_lengths(lengths, internal, n_symbols)
     section = body[start + length_bytes:]
     problem, at, sizes = _split(section, _huffman.STREAMS, 0)
     if problem:
@@ -229,24 +247,27 @@ def expand_sequence(body, start, length_bytes, merges, n_ids, terminals, size, o
 
 
 @njit(cache=True, nogil=True)
-def expand_in_contexts(body, start, length_bytes, merges, n_ids, terminals, class_of_byte,
-                       size, out):
+def expand_in_contexts(body, start, length_bytes, merges, internal, n_ids, terminals,
+                       class_of_byte, size, out):
     """Expand the two code-length sections (``length_bytes[c]`` bytes each)
     and the sequence section coded in contexts (``encode_in_contexts``)
     from ``body[start:]``, whose merges ``merges`` are checked and whose
     byte values have the classes ``class_of_byte``, to exactly ``size``
-    bytes, into ``out``; the problem number."""
+    bytes, into ``out``; the problem number.  ``internal`` as for
+    ``expand_sequence``."""
     n_terminals = terminals.shape[0]
     n_symbols = n_terminals + merges.shape[0]
+    read = np.empty((2, internal.shape[0] if internal.shape[0] else n_symbols), np.uint8)
     lengths = np.empty((2, n_symbols), np.uint8)
     for c in range(2):
-        problem = _section_lengths(body, start, length_bytes[c], _huffman.STREAMS, lengths[c])
+        problem = _section_lengths(body, start, length_bytes[c], _huffman.STREAMS, read[c])
         if problem:
             return problem
         # A context no id is coded in has no code.
-        if lengths[c].any() and not _huffman.is_complete(lengths[c]):
+        if read[c].any() and not _huffman.is_complete(read[c]):
             return _CONTEXT_CODE
         start += length_bytes[c]
+        lengths[c] = _internal_lengths(read[c], internal, n_symbols) if internal.shape[0] else read[c]
     section = body[start:]
     head = 4 * (_huffman.STREAMS - 1)
     problem, at, sizes = _split(section, _huffman.STREAMS, head)
@@ -272,6 +293,6 @@ def expand_in_contexts(body, start, length_bytes, merges, n_ids, terminals, clas
 def decode(body, start, length_bytes, merges, n_ids, terminals, size, out):
     """Expand the code-length and sequence sections from ``body[start:]``
     (merges ``merges``, checked) to exactly ``size`` bytes, into ``out``."""
-    raise_problem(expand_sequence(body, start, length_bytes, merges, n_ids, terminals, size,
-                                  out))
+    raise_problem(expand_sequence(body, start, length_bytes, merges, NO_INTERNAL, n_ids,
+                                  terminals, size, out))
     return out

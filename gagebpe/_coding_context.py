@@ -1,5 +1,7 @@
 """The CONTEXT block coding (6, format version 3): SORTED's compact merge
 table, then the sequence coded in two contexts (docs/FORMAT.md).
+CONTEXT_LONG (15, format version 14) is the same with SORTED_LONG's
+table of long rules.
 
     payload = n_merges:u32  n_ids:u32  table_bytes:u32  length_bytes:u32 * 2
               terminals:32 bytes  classes:32 bytes
@@ -31,32 +33,38 @@ LETTERS = np.zeros(256, bool)
 LETTERS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", np.uint8)] = True
 
 
-def encode(grammar, hist, class_of_byte=LETTERS):
+def encode(grammar, hist, rules=None, class_of_byte=LETTERS):
     """The payload of the block with byte histogram ``hist`` and byte-level
-    ``grammar`` (all of whose merges are kept), byte value v in class
+    ``grammar`` (all of whose merges are kept), numbered as ``rules`` says
+    (``_coding_sorted.numbered``; None: its merges), byte value v in class
     ``class_of_byte[v]``; None if it cannot be coded (a context with more
-    distinct symbols than codes of the length limit)."""
+    distinct symbols than codes of the length limit).  Where ``rules`` is
+    of long rules, the payload is CONTEXT_LONG's."""
     present = hist > 0
     n_terminals = int(present.sum())
-    merges, ids, table = _coding_sorted.numbered(grammar, present)
+    if rules is None:
+        rules = _coding_sorted.numbered(grammar, present)
     terminals = np.flatnonzero(present)
-    classes = _expand.symbol_classes(merges, n_terminals,
+    classes = _expand.symbol_classes(rules.merges, n_terminals,
                                      class_of_byte[terminals].astype(np.uint8))
-    coded = _coded_sequence.encode_in_contexts(
-        ids, classes,
-        _expand.symbol_lengths(merges, n_terminals, int(hist.sum())))
+    phrase_lengths = _expand.symbol_lengths(rules.merges, n_terminals, int(hist.sum()))
+    if len(rules.internal):  # the merges' numbers of the ids' symbols
+        classes, phrase_lengths = classes[rules.internal], phrase_lengths[rules.internal]
+    coded = _coded_sequence.encode_in_contexts(rules.ids, classes, phrase_lengths)
     if coded is None:
         return None
     (lengths0, lengths1), sequence = coded
-    head = HEAD.pack(len(merges), len(ids), len(table), len(lengths0), len(lengths1),
-                     _payload.bitmap(present), _payload.bitmap(class_of_byte & present))
-    return head + table + lengths0 + lengths1 + sequence
+    head = HEAD.pack(rules.n_rules, len(rules.ids), len(rules.table), len(lengths0),
+                     len(lengths1), _payload.bitmap(present),
+                     _payload.bitmap(class_of_byte & present))
+    return head + rules.table + lengths0 + lengths1 + sequence
 
 
-def decode(payload, size, out):
-    """The block's bytes into ``out`` (``size`` bytes)."""
+def decode(payload, size, out, long_rules=False):
+    """The block's bytes into ``out`` (``size`` bytes).  ``long_rules``:
+    of a CONTEXT_LONG payload."""
     n_merges, n_ids, table_bytes, lengths0, lengths1, bitmap, class_bitmap = _payload.header(
-        payload, HEAD, "CONTEXT")
+        payload, HEAD, "CONTEXT_LONG" if long_rules else "CONTEXT")
     terminals = _payload.terminals(bitmap)
     _payload.check_counts(len(terminals), n_merges, n_ids, size)
     class_of_byte = np.unpackbits(np.frombuffer(class_bitmap, np.uint8), bitorder="little")
@@ -64,19 +72,24 @@ def decode(payload, size, out):
         raise GageBPEError("class bitmap marks a byte value the block does not hold")
     _coded_sequence.raise_problem(decode_payload(
         np.frombuffer(payload, np.uint8), n_merges, n_ids, table_bytes, lengths0, lengths1,
-        terminals, class_of_byte, size, out))
+        terminals, class_of_byte, long_rules, size, out))
     return out
+
+
+def decode_long(payload, size, out):
+    """A CONTEXT_LONG block's bytes into ``out`` (``decode``)."""
+    return decode(payload, size, out, long_rules=True)
 
 
 @njit(cache=True, nogil=True)
 def decode_payload(body, n_merges, n_ids, table_bytes, lengths0, lengths1, terminals,
-                   class_of_byte, size, out):
-    """The whole payload after its header, in one call; the problem number."""
-    merges = np.empty((n_merges, 2), np.int32)
-    problem = _coding_sorted.unpack_table(body, HEAD_SIZE, table_bytes, terminals.shape[0],
-                                          merges)
+                   class_of_byte, long_rules, size, out):
+    """The whole payload after its header, in one call; the problem number.
+    ``long_rules``: CONTEXT_LONG's."""
+    problem, merges, internal = _coding_sorted.unpack_table(
+        body, HEAD_SIZE, table_bytes, terminals.shape[0], n_merges, long_rules)
     if problem:
         return problem
     return _coded_sequence.expand_in_contexts(
-        body, HEAD_SIZE + table_bytes, np.array([lengths0, lengths1], np.int64), merges, n_ids,
-        terminals, class_of_byte, size, out)
+        body, HEAD_SIZE + table_bytes, np.array([lengths0, lengths1], np.int64), merges,
+        internal, n_ids, terminals, class_of_byte, size, out)

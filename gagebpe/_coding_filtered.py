@@ -3,19 +3,20 @@ and the grammar coding of the filtered bytes (docs/FORMAT.md).
 
     payload = filter:u8  lag:u16  coding:u8  payload of that coding
 
-The inner coding is PACKED, SORTED or CONTEXT; decoding it gives the filtered
-bytes, and undoing the filter gives the block.
+The inner coding is PACKED, SORTED or CONTEXT (SORTED_LONG and
+CONTEXT_LONG too since version 14); decoding it gives the filtered bytes,
+and undoing the filter gives the block.
 
 Imports ``_errors``, ``_container`` (the coding numbers) and ``_filter``.
 """
 import struct
 
-from ._container import CONTEXT, PACKED, SORTED
+from ._container import CONTEXT, CONTEXT_LONG, PACKED, SORTED, SORTED_LONG
 from ._errors import GageBPEError
 from ._filter import FILTERS
 
 HEAD = struct.Struct("<BHB")  # filter, lag, inner coding
-INNER_CODINGS = (PACKED, SORTED, CONTEXT)
+INNER_CODINGS = (PACKED, SORTED, CONTEXT, SORTED_LONG, CONTEXT_LONG)
 
 
 def encode(kind, lag, coding, payload):

@@ -3,18 +3,19 @@ and the grammar coding of the folded bytes (docs/FORMAT.md).
 
     payload = single:u8  word:u8  folded_size:u32  coding:u8  payload of that coding
 
-The inner coding is PACKED, SORTED or CONTEXT; decoding it gives the
+The inner coding is PACKED, SORTED or CONTEXT (SORTED_LONG and
+CONTEXT_LONG too since version 14); decoding it gives the
 ``folded_size`` folded bytes, and unfolding them gives the block.
 
 Imports ``_errors`` and ``_container`` (the coding numbers).
 """
 import struct
 
-from ._container import CONTEXT, PACKED, SORTED
+from ._container import CONTEXT, CONTEXT_LONG, PACKED, SORTED, SORTED_LONG
 from ._errors import GageBPEError
 
 HEAD = struct.Struct("<BBIB")  # markers, folded size, inner coding
-INNER_CODINGS = (PACKED, SORTED, CONTEXT)
+INNER_CODINGS = (PACKED, SORTED, CONTEXT, SORTED_LONG, CONTEXT_LONG)
 
 
 def encode(single, word, folded_size, coding, payload):

@@ -15,11 +15,13 @@ import struct
 import numpy as np
 
 from . import _repeats
-from ._container import CONTEXT, FILTERED, FOLDED, PACKED, SORTED, STORED, VARINT_BYTES
+from ._container import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, PACKED, SORTED, SORTED_LONG,
+                         STORED, VARINT_BYTES)
 from ._errors import GageBPEError
 
 HEAD = struct.Struct("<BIII")  # inner coding, literal size, copies, their bytes
-INNER_CODINGS = (STORED, PACKED, SORTED, FILTERED, CONTEXT, FOLDED)
+INNER_CODINGS = (STORED, PACKED, SORTED, FILTERED, CONTEXT, FOLDED, SORTED_LONG,
+                 CONTEXT_LONG)
 PROBLEMS = {_repeats.BAD_COPIES: "REPEATS block's copies are malformed",
             _repeats.BAD_LITERALS: "REPEATS block's literals do not fill it"}
 

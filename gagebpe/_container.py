@@ -1,4 +1,4 @@
-"""The container format, version 13 (docs/FORMAT.md, section 3): the parts
+"""The container format, version 14 (docs/FORMAT.md, section 3): the parts
 of a stream, built and checked, and the one parser of its layout.
 
     stream = header block* end-of-blocks index footer
@@ -10,6 +10,7 @@ of a stream, built and checked, and the one parser of its layout.
            | fb 50                     (version 10: the empty stream)
            | fb sized-block            (versions 11 and 12: coding and size in one byte)
            | fc primed-block           (version 13: a MIXED_PRIMED block)
+           | fb tagged-block           (version 14: a SORTED_LONG or CONTEXT_LONG block)
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
@@ -35,7 +36,7 @@ MAGIC = b"GBPE"
 SHORT_MAGIC = b"\xfbG"  # version 9's
 SHORT_MARK = SHORT_MAGIC[0]
 TAGGED = 0x50
-TAGS = 16  # tagged coding bytes, 50 to 5f (12 to 15 name no coding)
+TAGS = 16  # tagged coding bytes, 50 to 5f (12 and 13 name no coding; 14 and 15 version 14's)
 # Version 13's short stream begins with PRIMED_MARK, which never occurs in
 # UTF-8 text either: one byte names both the layout and the block's coding,
 # MIXED_PRIMED, so its framing is zlib's 6 bytes up to 127 bytes of data.
@@ -64,7 +65,9 @@ FOOTER_MAGIC = b"EPBG"
 # MIXED_DELIMITED, a sized block of up to 64 bytes whose payload ends
 # where its coded bits do (6 bytes of framing, zlib's); 13 adds
 # MIXED_PRIMED, a block of up to 4 KiB coded by a model that has first
-# learnt a fixed text, in its own short stream (6 or 7 bytes of framing).
+# learnt a fixed text, in its own short stream (6 or 7 bytes of framing);
+# 14 adds SORTED_LONG and CONTEXT_LONG, whose tables hold long rules, in
+# either layout (tagged in the short one).
 VERSION = 3
 ONE_BLOCK_VERSION = 4
 REPEATS_VERSION = 5
@@ -77,9 +80,11 @@ TAGGED_VERSION = 10
 SIZED_VERSION = 11
 DELIMITED_VERSION = 12
 PRIMED_VERSION = 13
-VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)  # of the block layout
+LONG_VERSION = 14
+VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, LONG_VERSION)  # of the block layout
 SHORT_VERSIONS = (SHORT_VERSION, TAGGED_VERSION, SIZED_VERSION, DELIMITED_VERSION,
-                  PRIMED_VERSION)
+                  PRIMED_VERSION, LONG_VERSION)
+TAGGED_VERSIONS = (TAGGED_VERSION, LONG_VERSION)  # their short stream's coding byte is tagged
 SIZED_VERSIONS = (SIZED_VERSION, DELIMITED_VERSION)
 ONE_BLOCK_VERSIONS = (ONE_BLOCK_VERSION, REPEATS_VERSION, LZ_VERSION, COMPACT_VERSION,
                       MIXED_VERSION)
@@ -91,7 +96,8 @@ MAX_BLOCK_SIZE = 1 << 26
 
 # Block codings (section 4); 0 marks the end of the blocks.
 (END_OF_BLOCKS, STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED, REPEATS,
- LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED, MIXED_PRIMED) = range(14)
+ LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED, MIXED_PRIMED, SORTED_LONG, CONTEXT_LONG) = range(16)
+LONG_CODINGS = (SORTED_LONG, CONTEXT_LONG)
 CODINGS = {1: (STORED, PACKED, HUFFMAN, SORTED), 2: (STORED, PACKED, HUFFMAN, SORTED),
            3: (STORED, PACKED, HUFFMAN, SORTED, FILTERED, CONTEXT, FOLDED)}
 CODINGS[4] = CODINGS[3]
@@ -108,13 +114,15 @@ SIZED = {STORED: (0x60, 32), MIXED_MATCH: (0x80, 128), MIXED_DELIMITED: (0x00, 6
 CODINGS[11] = (STORED, MIXED_MATCH)
 CODINGS[12] = (MIXED_DELIMITED,)
 CODINGS[13] = (MIXED_PRIMED,)
+CODINGS[14] = CODINGS[9] + LONG_CODINGS
 # The codings whose payload may end where its coded bits do (``delimited``).
 DELIMITED = (MIXED_DELIMITED, MIXED_PRIMED)
 # The version that brought each coding written since version 3.
 SINCE = {REPEATS: REPEATS_VERSION, LZ: LZ_VERSION, MIXED: MIXED_VERSION,
-         MIXED_MATCH: MATCH_VERSION}
-# Where a block's merge count lies in its payload (u32).
-MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, CONTEXT: 0}
+         MIXED_MATCH: MATCH_VERSION, SORTED_LONG: LONG_VERSION, CONTEXT_LONG: LONG_VERSION}
+# Where a block's merge (or long rule) count lies in its payload (u32).
+MERGE_COUNT_AT = {PACKED: 0, HUFFMAN: 0, SORTED: 0, CONTEXT: 0, SORTED_LONG: 0,
+                  CONTEXT_LONG: 0}
 # The codings around another: where the inner coding's number and its
 # payload lie in theirs.
 INNER_AT = {FILTERED: (3, 4), FOLDED: (6, 7), REPEATS: (0, 13)}
@@ -168,8 +176,8 @@ def block(coding, payload, data):
 
 def one_block_stream(block):
     """The stream (the short layout: version 13 for MIXED_PRIMED, 11 or 12
-    where the block's coding and size fit one sized byte, else 10) of
-    ``block``, framed by ``block()``."""
+    where the block's coding and size fit one sized byte, else 10, or 14
+    for a long rules' coding) of ``block``, framed by ``block()``."""
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(block)
     payload_sizes = varint(payload_size) if sends_payload_size(coding, size) else b""
     first, largest = SIZED.get(coding, (0, 0))
@@ -216,7 +224,19 @@ def short_stream(blocks):
 def version_of(blocks):
     """The lowest version that holds ``blocks`` (each framed by ``block()``)
     in the block layout."""
-    return max([VERSION] + [SINCE.get(block[0], 0) for block in blocks])
+    return max([VERSION] + [SINCE.get(coding, 0) for block in blocks
+                            for coding in codings_of(block[0], block[BLOCK_HEADER.size:])])
+
+
+def codings_of(coding, payload):
+    """The codings of a block of ``coding`` and ``payload``: its own, then
+    its inner coding's, and so on, as far as ``payload`` holds them."""
+    codings = [coding]
+    while codings[-1] in INNER_AT and len(payload) >= INNER_AT[codings[-1]][1]:
+        coding_at, inner_at = INNER_AT[codings[-1]]
+        codings.append(payload[coding_at])
+        payload = payload[inner_at:]
+    return codings
 
 
 def varint(value):
@@ -429,7 +449,8 @@ class Parser:
             if head[1] == SHORT_MAGIC[1]:
                 return self._one_block_next(SHORT_VERSION, len(SHORT_MAGIC))
             if TAGGED <= head[1] < TAGGED + TAGS:  # the block's coding byte
-                return self._one_block_next(TAGGED_VERSION, 1)
+                return self._one_block_next(
+                    LONG_VERSION if head[1] - TAGGED in LONG_CODINGS else TAGGED_VERSION, 1)
             coding, _ = sized(head[1])  # its coding and size
             if coding is not None:
                 return self._one_block_next(
@@ -493,6 +514,8 @@ class Parser:
         if self.header.version in SHORT_VERSIONS and coding == END_OF_BLOCKS:
             self._state = _DONE
             return End([], self._preamble_size + 1), 1
+        if coding not in CODINGS[self.header.version]:  # before a payload is measured
+            raise GageBPEError(UNKNOWN_CODING.format(coding))
         size, at = self._size(view)
         if size is None:
             return None, 0
@@ -536,7 +559,7 @@ class Parser:
             return MIXED_PRIMED if byte == PRIMED_MARK else None
         if self.header.version in SIZED_VERSIONS:
             return sized(byte)[0]
-        return byte - TAGGED if self.header.version == TAGGED_VERSION else byte
+        return byte - TAGGED if self.header.version in TAGGED_VERSIONS else byte
 
     def _sends_payload_size(self, coding, size):
         """Whether a compact block header of ``coding`` and ``size`` bytes
@@ -625,7 +648,7 @@ def describe(fp):
         data = fp.read(SMALLEST_STREAM)  # no further: a stream may be that short
         if not data and streams:
             return streams
-        parser, merges, header = Parser(), 0, None
+        parser, merges, header, version = Parser(), 0, None, 0
         while not parser.done:
             if parser.expecting_payload:
                 # Read only to find where a delimited payload ends.
@@ -635,6 +658,10 @@ def describe(fp):
                 if len(taken) < want:
                     taken += _need(fp.read(want - len(taken)), want - len(taken))
                 merges += merge_count(parser.block.coding, taken[:want])
+                # A short stream's tagged byte names a wrapper's coding, not
+                # the version 14 coding it may wrap.
+                version = max(version, *(SINCE.get(coding, 0) for coding in
+                                         codings_of(parser.block.coding, taken[:want])))
                 _skip(fp, n - len(taken))
                 parser.skip_payload()
                 continue
@@ -644,7 +671,8 @@ def describe(fp):
             unit, n = parser.parse(memoryview(data))
             data = data[n:]
             header = header or unit
-        streams.append(StreamInfo(header.version, len(unit.index),
+            version = max(version, header.version)
+        streams.append(StreamInfo(version, len(unit.index),
                                   sum(size for _, size in unit.index), unit.stream_bytes, merges))
 
 

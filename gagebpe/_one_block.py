@@ -4,9 +4,10 @@ numcodecs and Zarr hand a codec one small stream per chunk.  For a 4 KB
 chunk, the general reader (``_container.Parser``, ``_block.decode``, the
 block check) spends twice as long in Python as its kernel spends decoding.
 ``decode`` takes the common case (a stream of version 2 or later of one
-STORED, SORTED, CONTEXT, LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED or
-MIXED_PRIMED block, or a FOLDED block over SORTED or CONTEXT, or a REPEATS
-block over any of these but LZ, in any layout) through one
+STORED, SORTED, CONTEXT, SORTED_LONG, CONTEXT_LONG, LZ, MIXED, MIXED_MATCH,
+MIXED_DELIMITED or MIXED_PRIMED block, or a FOLDED block over one of the
+four grammar codings, or a REPEATS block over any of these but LZ, in any
+layout) through one
 call of its coding's kernel, which makes every check the general reader
 makes (docs/FORMAT.md, sections 3 and 4), the block check included.
 Anything else, and every input that fails a check, it declines: the
@@ -25,15 +26,15 @@ from . import (_case, _coding_context, _coding_folded, _coding_mixed, _coding_re
                _coding_sorted, _inplace_bytes, _lz, _mixing, _repeats)
 from ._coded_sequence import u32
 from ._checksum import xxh64
-from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEXT, FOLDED,
-                         DELIMITED_VERSION, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ,
+from ._container import (BLOCK_HEADER, COMPACT_VERSION, COMPACT_VERSIONS, CONTEXT,
+                         CONTEXT_LONG, FOLDED, DELIMITED_VERSION, LONG_CODINGS, LONG_VERSION, FOOTER, FOOTER_MAGIC, HEADER, INDEX_ENTRY, LZ,
                          LZ_VERSION, MAGIC, MATCH_VERSION, MAX_BLOCK_SIZE, MIXED,
                          MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, MIXED_VERSION,
                          ONE_BLOCK, ONE_BLOCK_VERSIONS,
                          PREAMBLE, PRIMED_DELIMITED_LARGEST, PRIMED_LARGEST, PRIMED_MARK,
                          REPEATS, REPEATS_VERSION,
                          SHORT_MAGIC, SHORT_MARK,
-                         SHORT_VERSION, SIZED, SIZED_VERSION, SORTED, STORED, TAGGED,
+                         SHORT_VERSION, SIZED, SIZED_VERSION, SORTED, SORTED_LONG, STORED, TAGGED,
                          TAGGED_VERSION, VARINT_BYTES, read_varint, sized, trailer_size)
 from ._errors import GageBPEError
 from ._jit import PURE_PYTHON, njit
@@ -119,7 +120,7 @@ def _short_version(byte):
     version 9's)."""
     coding, _ = _sized(byte)
     if coding < 0:
-        return TAGGED_VERSION
+        return LONG_VERSION if byte - TAGGED in LONG_CODINGS else TAGGED_VERSION
     return DELIMITED_VERSION if coding == MIXED_DELIMITED else SIZED_VERSION
 
 
@@ -186,7 +187,7 @@ def _frame(data, size):
     if n < _BLOCK_AT + _BLOCK_HEADER + _TRAILER or u32(data, 12) != _crc32(data, 0, 12):
         return no
     version, flags, reserved = data[4], data[5], data[6] | data[7]
-    if not 2 <= version <= MATCH_VERSION or flags or reserved:
+    if not (2 <= version <= MATCH_VERSION or version == LONG_VERSION) or flags or reserved:
         return no
     if not size <= u32(data, 8) <= MAX_BLOCK_SIZE:
         return no
@@ -215,8 +216,9 @@ def _terminals(bitmap):
 
 
 @njit(cache=True, nogil=True)
-def _decode_sorted(payload, size, out):
-    """A SORTED payload into ``out``; whether it decoded."""
+def _decode_sorted(payload, size, out, long_rules):
+    """A SORTED payload (``long_rules``: SORTED_LONG) into ``out``; whether
+    it decoded."""
     if payload.shape[0] < _coding_sorted.HEAD_SIZE:
         return False
     # _coding_sorted.HEAD: merges, ids, table bytes, length bytes, bitmap
@@ -225,13 +227,15 @@ def _decode_sorted(payload, size, out):
     if n_ids > size or n_merges >= size or terminals.shape[0] == 0:
         return False
     return _coding_sorted.decode_payload(payload, n_merges, n_ids, u32(payload, 8),
-                                         u32(payload, 12), terminals, size, out) == 0
+                                         u32(payload, 12), terminals, long_rules, size,
+                                         out) == 0
 
 
 @njit(cache=True, nogil=True)
-def _decode_context(payload, size, out):
-    """A CONTEXT payload into ``out``; whether it decoded (its class
-    bitmap checked as ``_coding_context.decode`` checks it)."""
+def _decode_context(payload, size, out, long_rules):
+    """A CONTEXT payload (``long_rules``: CONTEXT_LONG) into ``out``;
+    whether it decoded (its class bitmap checked as
+    ``_coding_context.decode`` checks it)."""
     if payload.shape[0] < _coding_context.HEAD_SIZE:
         return False
     # _coding_context.HEAD: merges, ids, table bytes, length bytes x 2, bitmaps
@@ -249,30 +253,29 @@ def _decode_context(payload, size, out):
         class_of_byte[v] = marked
     return _coding_context.decode_payload(payload, n_merges, n_ids, u32(payload, 8),
                                           u32(payload, 12), u32(payload, 16), terminals,
-                                          class_of_byte, size, out) == 0
+                                          class_of_byte, long_rules, size, out) == 0
 
 
 @njit(cache=True, nogil=True)
 def _decode_grammar(coding, payload, size, out):
-    """A SORTED or CONTEXT payload into ``out``; whether it decoded (False
-    for any other coding)."""
-    if coding == SORTED:
-        return _decode_sorted(payload, size, out)
-    if coding == CONTEXT:
-        return _decode_context(payload, size, out)
+    """A SORTED, CONTEXT, SORTED_LONG or CONTEXT_LONG payload into
+    ``out``; whether it decoded (False for any other coding)."""
+    if coding == SORTED or coding == SORTED_LONG:
+        return _decode_sorted(payload, size, out, coding == SORTED_LONG)
+    if coding == CONTEXT or coding == CONTEXT_LONG:
+        return _decode_context(payload, size, out, coding == CONTEXT_LONG)
     return False
 
 
 @njit(cache=True, nogil=True)
 def _decode_folded(payload, size, out):
-    """A FOLDED payload over a SORTED or CONTEXT one into ``out``; whether
-    it decoded (its header checked as ``_coding_folded.split`` checks it)."""
+    """A FOLDED payload over a grammar coding's (``_decode_grammar``) into
+    ``out``; whether it decoded (its header checked as
+    ``_coding_folded.split`` checks it)."""
     if payload.shape[0] < _FOLDED_HEAD:
         return False
     single, word, folded_size = payload[0], payload[1], u32(payload, 2)
     if single == word or not size <= folded_size <= 2 * size:
-        return False
-    if payload[6] != SORTED and payload[6] != CONTEXT:
         return False
     folded = np.empty(folded_size, np.uint8)
     return (_decode_grammar(payload[6], payload[_FOLDED_HEAD:], folded_size, folded)
@@ -311,8 +314,8 @@ def _decode_stored(payload, size, out):
 
 @njit(cache=True, nogil=True)
 def _decode_coded(coding, payload, size, out):
-    """A STORED, SORTED, CONTEXT or FOLDED payload into ``out``; whether it
-    decoded (False for any other coding)."""
+    """A STORED, FOLDED or grammar coding's payload into ``out``; whether
+    it decoded (False for any other coding)."""
     if coding == STORED:
         return _decode_stored(payload, size, out)
     if coding == FOLDED:
@@ -359,14 +362,28 @@ def _stored(data, out):
 @njit(cache=True, nogil=True)
 def _sorted(data, out):
     payload, check_at = _framed(data, out, SORTED, 2)
-    return check_at >= 0 and _decode_sorted(payload, out.shape[0], out) and _checked(
+    return check_at >= 0 and _decode_sorted(payload, out.shape[0], out, False) and _checked(
         data, check_at, out)
 
 
 @njit(cache=True, nogil=True)
 def _context(data, out):
     payload, check_at = _framed(data, out, CONTEXT, 3)
-    return check_at >= 0 and _decode_context(payload, out.shape[0], out) and _checked(
+    return check_at >= 0 and _decode_context(payload, out.shape[0], out, False) and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _sorted_long(data, out):
+    payload, check_at = _framed(data, out, SORTED_LONG, LONG_VERSION)
+    return check_at >= 0 and _decode_sorted(payload, out.shape[0], out, True) and _checked(
+        data, check_at, out)
+
+
+@njit(cache=True, nogil=True)
+def _context_long(data, out):
+    payload, check_at = _framed(data, out, CONTEXT_LONG, LONG_VERSION)
+    return check_at >= 0 and _decode_context(payload, out.shape[0], out, True) and _checked(
         data, check_at, out)
 
 
@@ -442,7 +459,8 @@ def _mixed_primed(data, out):
 
 _KERNELS = {STORED: _stored, SORTED: _sorted, CONTEXT: _context, FOLDED: _folded,
             REPEATS: _repeats_over, LZ: _lz_coded, MIXED: _mixed, MIXED_MATCH: _mixed_match,
-            MIXED_DELIMITED: _mixed_delimited, MIXED_PRIMED: _mixed_primed}
+            MIXED_DELIMITED: _mixed_delimited, MIXED_PRIMED: _mixed_primed,
+            SORTED_LONG: _sorted_long, CONTEXT_LONG: _context_long}
 TAKEN = tuple(_KERNELS)
 
 

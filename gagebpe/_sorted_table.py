@@ -1,5 +1,6 @@
 """The merge table in compact form (the SORTED coding's): merges grouped by
-depth, sorted, Rice-coded.
+depth, sorted, Rice-coded; and the table of long rules in the same form
+(SORTED_LONG's, below ``pack_long``).
 
 A merge's depth is one more than the deeper of its two halves (terminals have
 depth 0).  Merges of one depth refer only to shallower symbols, so they may be
@@ -90,6 +91,13 @@ def _max_k(limit):
 
 
 @njit(cache=True, nogil=True)
+def _put_gamma(out, acc, nbits, pos, m):
+    acc, nbits, pos = _put_unary(out, acc, nbits, pos, _bit_length(m) - 1)
+    return _put(out, acc, nbits, pos, m & ((1 << (_bit_length(m) - 1)) - 1),
+                _bit_length(m) - 1)
+
+
+@njit(cache=True, nogil=True)
 def pack(merges, sizes, n_terminals):
     """The table of ``merges`` (distinct merges in canonical numbering, depth
     sizes ``sizes``) as bytes."""
@@ -104,9 +112,7 @@ def pack(merges, sizes, n_terminals):
     first = 0
     limit = n_terminals
     for m in sizes:
-        acc, nbits, pos = _put_unary(out, acc, nbits, pos, _bit_length(m) - 1)
-        acc, nbits, pos = _put(out, acc, nbits, pos, m & ((1 << (_bit_length(m) - 1)) - 1),
-                               _bit_length(m) - 1)
+        acc, nbits, pos = _put_gamma(out, acc, nbits, pos, m)
         gaps = np.empty(m, np.int64)
         previous = np.int64(-1)
         for i in range(m):
@@ -166,28 +172,68 @@ def _rice(padded, end, bitpos, most, k):
 
 
 @njit(cache=True, nogil=True)
+def _gamma(padded, end, bitpos):
+    """``(m, bitpos after it)`` for the gamma code at ``bitpos``, or ``(-1,
+    bitpos)`` if it is malformed or runs past bit ``end``."""
+    n, bitpos = _rice(padded, end, bitpos, 32, 0)
+    if n < 0 or bitpos + n > end:
+        return -1, bitpos
+    low = np.int64(_peek(padded, bitpos) & ((np.uint64(1) << np.uint64(n)) - np.uint64(1)))
+    return (np.int64(1) << n) + low, bitpos + n
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _split_key(key, limit, inverse):
+    """``(key // limit, key % limit)`` without a 64-bit division: the
+    estimate from the reciprocal ``inverse`` is off by at most one."""
+    left = np.int64(key * inverse)
+    right = key - left * limit
+    if right < 0:
+        left -= 1
+        right += limit
+    elif right >= limit:
+        left += 1
+        right -= limit
+    return left, right
+
+
+@njit(cache=True, nogil=True)
+def _padded(buf):
+    """``buf`` followed by _PADDING zero bytes, and its length in bits."""
+    padded = np.zeros(buf.shape[0] + _PADDING, np.uint8)
+    padded[:buf.shape[0]] = buf
+    return padded, np.int64(buf.shape[0]) * 8
+
+
+@njit(cache=True, nogil=True)
+def _ends_at(buf, bitpos):
+    """Whether a table read to ``bitpos`` fills ``buf`` exactly: no byte
+    to spare, and zero padding bits in its last byte."""
+    nbytes = (bitpos + 7) >> 3
+    if nbytes != buf.shape[0]:
+        return False
+    return bitpos & 7 == 0 or (buf[nbytes - 1] >> (bitpos & 7)) == 0
+
+
+@njit(cache=True, nogil=True)
 def unpack(buf, n_terminals, merges):
     """Fill the (d, 2) table ``merges`` from ``buf``, which must hold it
     exactly (zero padding bits in its last byte).  Returns False if it does
     not: a depth larger than the merges left, a key out of range, a field
     past the end, or bytes to spare."""
     d = merges.shape[0]
-    padded = np.zeros(buf.shape[0] + _PADDING, np.uint8)
-    padded[:buf.shape[0]] = buf
-    end = np.int64(buf.shape[0]) * 8
+    padded, end = _padded(buf)
     bitpos = np.int64(0)
     done = 0
     limit = n_terminals
     while done < d:
-        n, bitpos = _rice(padded, end, bitpos, 32, 0)  # gamma: n, then n low bits
-        if n < 0 or bitpos + n + K_BITS > end:
+        m, bitpos = _gamma(padded, end, bitpos)
+        if m < 0 or m > d - done or bitpos + K_BITS > end:
             return False
-        low = np.int64(_peek(padded, bitpos) & ((np.uint64(1) << np.uint64(n)) - np.uint64(1)))
-        k = np.int64(_peek(padded, bitpos + n) & np.uint64((1 << K_BITS) - 1))
-        if k > _max_k(limit) or (1 << n) + low > d - done:
+        k = np.int64(_peek(padded, bitpos) & np.uint64((1 << K_BITS) - 1))
+        if k > _max_k(limit):
             return False
-        m = (1 << n) + low
-        bitpos += n + K_BITS
+        bitpos += K_BITS
         keys_end = np.int64(limit) * limit  # keys lie below limit * limit
         inverse = 1.0 / limit
         key = np.int64(-1)
@@ -198,21 +244,157 @@ def unpack(buf, n_terminals, merges):
             key += 1 + gap
             if key >= keys_end:
                 return False
-            # key // limit without a 64-bit division; the estimate from
-            # the reciprocal is off by at most one.
-            left = np.int64(key * inverse)
-            right = key - left * limit
-            if right < 0:
-                left -= 1
-                right += limit
-            elif right >= limit:
-                left += 1
-                right -= limit
+            left, right = _split_key(key, limit, inverse)
             merges[done + i, 0] = left
             merges[done + i, 1] = right
         done += m
         limit += m
-    nbytes = (bitpos + 7) >> 3
-    if nbytes != buf.shape[0]:
-        return False
-    return bitpos & 7 == 0 or (buf[nbytes - 1] >> (bitpos & 7)) == 0
+    return _ends_at(buf, bitpos)
+
+
+# -- long rules -----------------------------------------------------------------
+# A depth of long rules (``_long_rules``) holds rules of several lengths:
+# ``c`` (gamma), then each length's class, lengths increasing: the length
+# less the one before (gamma; the first's less 1), ``m`` (gamma), ``k``
+# (K_BITS), then m rules.  A rule's first two parts make its key, Rice-coded
+# as a gap from the previous key as in the merge table; a pair's keys
+# increase, a longer rule's may repeat, its other parts telling them apart.
+# Those other parts take ``_width(limit)`` bits each: a rule of three or
+# more parts is rare enough that a plain field costs little more.
+
+@njit(cache=True, nogil=True)
+def _width(limit):
+    """Bits of a long rule's part past its second: at least one, so that a
+    table's bits bound how many parts it holds."""
+    return max(1, _bit_length(limit - 1))
+
+
+@njit(cache=True, nogil=True)
+def pack_long(starts, parts, classes, n_terminals):
+    """The table of long rules (rule i's parts ``parts[starts[i]:starts[i
+    + 1]]``, in canonical numbering) whose classes ``classes`` (rows
+    depth, length, count) list them, as bytes."""
+    n = starts.shape[0] - 1
+    n_classes = classes.shape[0]
+    bound = n_classes * (3 * 65 + K_BITS) + (starts[n] + n) * (2 * _bit_length(n_terminals + n) + 1)
+    out = np.zeros(bound // 8 + 9, np.uint8)
+    acc = np.uint64(0)
+    nbits = 0
+    pos = 0
+    first = 0
+    c = 0
+    limit = n_terminals
+    while c < n_classes:
+        depth = classes[c, 0]
+        last = c
+        while last < n_classes and classes[last, 0] == depth:
+            last += 1
+        acc, nbits, pos = _put_gamma(out, acc, nbits, pos, last - c)
+        previous_length = 1
+        added = 0
+        for j in range(c, last):
+            length, m = classes[j, 1], classes[j, 2]
+            acc, nbits, pos = _put_gamma(out, acc, nbits, pos, length - previous_length)
+            acc, nbits, pos = _put_gamma(out, acc, nbits, pos, m)
+            previous_length = length
+            step = 1 if length == 2 else 0
+            gaps = np.empty(m, np.int64)
+            previous = np.int64(-step)
+            for i in range(m):
+                at = starts[first + i]
+                key = np.int64(parts[at]) * limit + parts[at + 1]
+                if key - previous - step < 0:
+                    raise ValueError("rule table is not in canonical order")
+                gaps[i] = key - previous - step
+                previous = key
+            k = _rice_parameter(gaps, _max_k(limit))
+            acc, nbits, pos = _put(out, acc, nbits, pos, k, K_BITS)
+            width = _width(limit)
+            for i in range(m):
+                g = gaps[i]
+                acc, nbits, pos = _put_unary(out, acc, nbits, pos, g >> k)
+                acc, nbits, pos = _put(out, acc, nbits, pos, g & ((1 << k) - 1), k)
+                for at in range(starts[first + i] + 2, starts[first + i + 1]):
+                    acc, nbits, pos = _put(out, acc, nbits, pos, parts[at], width)
+            first += m
+            added += m
+        limit += added
+        c = last
+    if nbits > 0:
+        out[pos] = np.uint8(acc & np.uint64(0xFF))
+        pos += 1
+    return out[:pos]
+
+
+@njit(cache=True, nogil=True)
+def long_capacity(n_rules, table_bytes):
+    """The most parts a long table of ``table_bytes`` bytes can hold for
+    ``n_rules`` rules: two each, and one more per bit at most."""
+    return 2 * n_rules + 8 * table_bytes
+
+
+@njit(cache=True, nogil=True)
+def unpack_long(buf, n_terminals, starts, parts):
+    """Fill the rules' ``starts`` (one more than the rules) and ``parts``
+    (room for ``long_capacity`` of them) from ``buf``, which must hold the
+    long table exactly; the number of parts, or -1 if it does not: more
+    rules or parts than there is room for, lengths not increasing within a
+    depth, a key or part out of range, a field past the end, or bytes to
+    spare."""
+    n = starts.shape[0] - 1
+    room = parts.shape[0]
+    padded, end = _padded(buf)
+    bitpos = np.int64(0)
+    done = 0
+    at = np.int64(0)
+    starts[0] = 0
+    limit = n_terminals
+    while done < n:
+        n_classes, bitpos = _gamma(padded, end, bitpos)
+        if n_classes < 0 or n_classes > n - done:
+            return -1
+        keys_end = np.int64(limit) * limit
+        inverse = 1.0 / limit
+        width = _width(limit)
+        length = np.int64(1)
+        added = 0
+        for _ in range(n_classes):
+            more, bitpos = _gamma(padded, end, bitpos)
+            if more < 0:
+                return -1
+            m, bitpos = _gamma(padded, end, bitpos)
+            length += more
+            if m < 0 or m > n - done - added or bitpos + K_BITS > end:
+                return -1
+            if length > 2 and (length - 2) * m > room - at - 2 * m:
+                return -1
+            k = np.int64(_peek(padded, bitpos) & np.uint64((1 << K_BITS) - 1))
+            bitpos += K_BITS
+            if k > _max_k(limit):
+                return -1
+            step = 1 if length == 2 else 0
+            key = np.int64(-step)
+            for i in range(m):
+                gap, bitpos = _rice(padded, end, bitpos, (keys_end - key - 1) >> k, k)
+                if gap < 0:
+                    return -1
+                key += step + gap
+                if key >= keys_end:
+                    return -1
+                left, right = _split_key(key, limit, inverse)
+                if at + length > room or bitpos + (length - 2) * width > end:
+                    return -1
+                parts[at] = left
+                parts[at + 1] = right
+                for j in range(2, length):
+                    part = np.int64(_peek(padded, bitpos) & np.uint64((1 << width) - 1))
+                    bitpos += width
+                    if part >= limit:
+                        return -1
+                    parts[at + j] = part
+                at += length
+                starts[done + added + i + 1] = at
+            added += m
+        done += added
+        limit += added
+    return at if _ends_at(buf, bitpos) else -1

@@ -99,7 +99,7 @@ class _BlockCoder:
         coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
                                         level.context_from, level.small_counts,
                                         level.more_counts, level.repeats, level.lz,
-                                        level.by_gain, level.mixed)
+                                        level.by_gain, level.mixed, level.long_rules)
         return _container.block(coding, payload, data)
 
     def close(self):
@@ -184,9 +184,10 @@ class Compressor:
             self._started = True
             # Written before the later blocks are known, unless these are
             # the last: every level may write an LZ block (levels 6-9
-            # MIXED_MATCH, level 9 REPEATS too), so version 6 (9) whether or
+            # MIXED_MATCH and long rules too), so version 6 (14) whether or
             # not it does.
             version = (_container.version_of(blocks) if final
+                       else _container.LONG_VERSION if self._coder.level.long_rules
                        else _container.MATCH_VERSION if self._coder.level.mixed
                        else _container.LZ_VERSION)
             out.append(_container.stream_header(self._block_size, version))
@@ -219,7 +220,8 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block or
     none takes the short layout (format version 13 for a MIXED_PRIMED
-    block, 12 or 11 for a block a sized coding byte can name, else 10).
+    block, 12 or 11 for a block a sized coding byte can name, else 10, or
+    14 with long rules).
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":

@@ -44,10 +44,10 @@ def _exercise():
     rows[:, :4] = np.arange(20_000, dtype="<u4").view(np.uint8).reshape(-1, 4)
     noise = rng.integers(0, 256, 3000, dtype=np.uint8).tobytes()
     inputs = [
-        (sample(1 << 21), (1, 6, 9)),     # CONTEXT blocks; level 1 probes
+        (sample(1 << 21), (1, 6, 9)),     # CONTEXT blocks (6, 9: CONTEXT_LONG); level 1 probes
         (dna, (6,)),                      # probed, not merged: PACKED without merges
         (sample(5000), (6,)),             # one small LZ block
-        (sample(100_000), (6,)),          # one SORTED block
+        (sample(100_000), (6,)),          # one SORTED_LONG block (SORTED's kernels)
         (b"ab" * 100, (6,)),              # MIXED_PRIMED, measured as it is parsed
         (noise[:100] * 12, (9,)),         # MIXED_MATCH
         (rows.tobytes(), (6,)),           # records: FILTERED

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _block, _coding_context, _coding_sorted
-from gagebpe._container import CONTEXT
+from gagebpe import _block, _coding_context, _coding_sorted, _levels
+from gagebpe._container import CONTEXT, CONTEXT_LONG
 from gagebpe.sample import sample
 
 from conftest import byte_strings, payload_spans
@@ -16,7 +16,7 @@ from conftest import byte_strings, payload_spans
 def coded(data, class_of_byte=_coding_context.LETTERS, min_count=2):
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     grammar = gagebpe.grammar.encode(data, min_count=min_count)
-    return _coding_context.encode(grammar, hist, class_of_byte), hist, grammar
+    return _coding_context.encode(grammar, hist, class_of_byte=class_of_byte), hist, grammar
 
 
 def decoded(payload, size):
@@ -83,11 +83,15 @@ def test_segments_out_of_order_are_refused():
             decoded(bad, len(data))
 
 
-def test_every_corrupted_byte_is_refused_or_caught_by_the_check():
+@pytest.mark.parametrize("long_rules", [False, True])
+def test_every_corrupted_byte_is_refused_or_caught_by_the_check(monkeypatch, long_rules):
+    # levels 1-6 take CONTEXT from 1 MB blocks; the sample's table of long
+    # rules is the smaller (CONTEXT_LONG)
+    monkeypatch.setitem(_levels.LEVELS, 7, _levels.LEVELS[7]._replace(long_rules=long_rules))
     data = sample(20_000)
-    blob = gagebpe.compress(data, 7)  # levels 1-6 take CONTEXT from 1 MB blocks
+    blob = gagebpe.compress(data, 7)
     (start, end, block), = payload_spans(blob)
-    assert block.coding == CONTEXT
+    assert block.coding == (CONTEXT_LONG if long_rules else CONTEXT)
     for at in range(start, end):
         bad = bytearray(blob)
         bad[at] ^= 0x41

@@ -11,7 +11,8 @@ from hypothesis import given, strategies as st
 
 import gagebpe
 from gagebpe import _block, _container, _filter
-from gagebpe._container import CONTEXT, FILTERED, PACKED, SORTED, STORED
+from gagebpe._container import (CONTEXT_LONG, FILTERED, PACKED, SORTED, SORTED_LONG,
+                                STORED)
 from gagebpe.sample import sample
 
 from conftest import block_layout, payload_spans
@@ -60,8 +61,9 @@ def test_text_and_noise_are_not_filtered():
     noise = np.random.default_rng(5).integers(0, 256, 1 << 18, dtype=np.uint8).tobytes()
     assert _filter.best_lag(text) == 0
     assert _filter.best_lag(noise) == 0
-    assert coding_of(gagebpe.compress(text)) == [SORTED]  # CONTEXT from 1 MB at level 6
-    assert coding_of(gagebpe.compress(text, 7)) == [CONTEXT]
+    # CONTEXT from 1 MB at level 6; both with the long rules' table
+    assert coding_of(gagebpe.compress(text)) == [SORTED_LONG]
+    assert coding_of(gagebpe.compress(text, 7)) == [CONTEXT_LONG]
 
 
 @pytest.mark.parametrize("level", [1, 6, 9])

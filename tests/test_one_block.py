@@ -68,7 +68,7 @@ def test_a_version_2_stream_is_taken_but_not_with_a_version_3_coding():
     assert _one_block.decode(folded, BIG) is None
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(folded)
-    context = gagebpe.compress(sample(20_000), 7)
+    context = unprimed(sample(20_000), 7)
     assert coding_of(context) == _container.CONTEXT
     context = as_version_2(context)
     assert _one_block.decode(context, BIG) is None

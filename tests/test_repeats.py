@@ -11,10 +11,11 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe import _block, _coding_repeats, _container, _repeats
-from gagebpe._container import CONTEXT, REPEATS, SORTED, STORED
+from gagebpe._container import CONTEXT, CONTEXT_LONG, REPEATS, SORTED, SORTED_LONG, STORED
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
-                      as_version, coding_of, one_block, one_block_payload, without_lz)
+                      as_version, coding_of, one_block, one_block_payload, unprimed,
+                      without_lz)
 
 
 def noise(n, seed):
@@ -102,14 +103,15 @@ def test_level_9_writes_repeats_where_they_pay_in_version_5():
     assert coding_of(blob) == REPEATS
     assert len(blob) < 0.8 * len(without_lz(data, 8))
     assert gagebpe.decompress(blob) == data
-    # the block layout: version 5 from the one-shot writer too ...
-    blob = gagebpe.compress(data * 3, 9, block_size=len(data))
+    # the block layout: version 5 from the one-shot writer too (where the
+    # inner coding is not of version 14) ...
+    blob = unprimed(data * 3, 9, block_size=len(data))
     assert blob[4] == _container.REPEATS_VERSION and gagebpe.decompress(blob) == data * 3
     # ... and from the incremental one, which cannot know its later blocks
-    # (version 9: level 9 may write LZ and MIXED_MATCH blocks too)
+    # (version 14: level 9 may write LZ, MIXED_MATCH and long rules too)
     c = gagebpe.Compressor(9, block_size=len(data))
     blob = c.compress(data * 2) + c.compress(b"tail" * 100) + c.flush()
-    assert blob[4] == _container.MATCH_VERSION
+    assert blob[4] == _container.LONG_VERSION
     assert gagebpe.decompress(blob) == data * 2 + b"tail" * 100
 
 
@@ -231,8 +233,11 @@ def test_describe_counts_the_merges_inside():
     assert coding_of(blob) == REPEATS
     info, = gagebpe.describe(io.BytesIO(blob))
     coding, *_, inner = _coding_repeats.split(one_block_payload(blob), len(data))
-    assert coding in (SORTED, CONTEXT)  # their merge count comes first
-    assert info.version == _container.TAGGED_VERSION and info.merges == struct.unpack_from("<I", inner)[0] > 0
+    assert coding in (SORTED, CONTEXT, SORTED_LONG, CONTEXT_LONG)  # their rule count comes first
+    # the tagged byte is version 10's; a version 14 coding inside makes it 14
+    assert info.version == (_container.LONG_VERSION if coding in _container.LONG_CODINGS
+                            else _container.TAGGED_VERSION)
+    assert info.merges == struct.unpack_from("<I", inner)[0] > 0
 
 
 def test_a_stream_of_version_5_stays_readable():

@@ -163,7 +163,8 @@ def test_concatenated_short_streams_decode_by_every_reader():
     (b"\xfa\x51\x00", GageBPEError, "bad magic"),
     (SHORT + b"\x0c\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 12"),
     (head(12) + b"\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 12"),
-    (head(15) + b"\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 15"),
+    (head(13) + b"\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 13"),
+    (SHORT + b"\x0e\x01\x01\x00\x00\x00\x00\x00", GageBPEError, "coding 14"),  # version 14's
     (SHORT + b"\x00\x00", GageBPEError, "bad magic"),  # a byte after the empty stream
     (head(0) + b"\x00", GageBPEError, "bad magic"),
     (head(0) + b"\xfb", EOFError, "ended before"),
