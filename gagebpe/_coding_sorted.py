@@ -86,12 +86,8 @@ def unpack_table(body, start, table_bytes, n_terminals, n_rules, long_rules):
         merges = np.empty((n_rules, 2), np.int32)
         ok = _sorted_table.unpack(table, n_terminals, merges)
         return (0 if ok else _coded_sequence.BAD_TABLE), merges, internal
-    starts = np.empty(n_rules + 1, np.int64)
-    parts = np.empty(_sorted_table.long_capacity(n_rules, table_bytes), np.int32)
-    if _sorted_table.unpack_long(table, n_terminals, starts, parts) < 0:
-        return _coded_sequence.BAD_TABLE, merges, internal
-    merges, internal = _long_rules.to_merges(starts, parts, n_terminals)
-    return 0, merges, internal
+    ok, merges, internal = _sorted_table.unpack_long(table, n_terminals, n_rules)
+    return (0 if ok else _coded_sequence.BAD_TABLE), merges, internal
 
 
 @njit(cache=True, nogil=True)

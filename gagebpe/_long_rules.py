@@ -12,10 +12,10 @@ source code, where folding them takes 1-4% off the block.
 A grammar of long rules is numbered as SORTED numbers merges
 (``_sorted_table``): by depth, then within a depth by length, then by
 their parts in order; its table is ``_sorted_table.pack_long``'s.  A
-decoder turns it back into merges (``to_merges``), each long rule a
-chain of merges whose intermediate symbols no id names, and maps the ids'
-symbols onto those merges' numbers (``internal``), so that the merge
-codings' kernels expand it unchanged.
+decoder reads it back as merges (``_sorted_table.unpack_long``), each
+long rule a chain of merges whose intermediate symbols no id names, and
+maps the ids' symbols onto those merges' numbers (``internal``), so that
+the merge codings' kernels expand it unchanged.
 
 Imports ``_jit`` and the kernel ``_sorted_table``.
 """
@@ -32,7 +32,7 @@ class LongGrammar(NamedTuple):
     canonically: rule i is symbol ``n_terminals + i`` with parts
     ``parts[starts[i]:starts[i + 1]]``; ``ids`` is the sequence;
     ``table`` the packed rule table.  ``merges`` and ``internal`` are what
-    a decoder makes of it (``to_merges``)."""
+    a decoder makes of it (``_sorted_table.unpack_long``)."""
     starts: np.ndarray
     parts: np.ndarray
     ids: np.ndarray
@@ -137,30 +137,6 @@ def canonical(starts, parts, n_terminals):
     return order, new_starts, new_parts, np.array(classes, np.int64).reshape(-1, 3)
 
 
-@njit(cache=True, nogil=True)
-def to_merges(starts, parts, n_terminals):
-    """``(merges, internal)``: the rules as merges, each rule of L parts
-    L - 1 merges folding its parts from the left; ``internal[s]`` is the
-    number among them of the rules' symbol s.  Parts refer to earlier
-    rules (checked by the table's reader)."""
-    n = starts.shape[0] - 1
-    total = starts[n] - n  # merges: one fewer than each rule's parts
-    merges = np.empty((total, 2), np.int32)
-    internal = np.empty(n_terminals + n, np.int32)
-    for s in range(n_terminals):
-        internal[s] = s
-    k = 0
-    for i in range(n):
-        left = internal[parts[starts[i]]]
-        for j in range(starts[i] + 1, starts[i + 1]):
-            merges[k, 0] = left
-            merges[k, 1] = internal[parts[j]]
-            left = n_terminals + k
-            k += 1
-        internal[n_terminals + i] = left
-    return merges, internal
-
-
 def build(merges, ids, n_terminals):
     """The ``LongGrammar`` of the grammar ``(merges, ids)`` over
     ``n_terminals`` terminals (merges referring to earlier symbols), its
@@ -171,7 +147,9 @@ def build(merges, ids, n_terminals):
     number = np.arange(n_terminals + len(merges), dtype=np.int32)
     number[kept] = n_terminals + np.arange(len(kept), dtype=np.int32)
     order, starts, parts, classes = canonical(starts, number[parts], n_terminals)
-    table = _sorted_table.pack_long(starts, parts, classes, n_terminals).tobytes()
-    ids = order[number[ids]]
-    merges, internal = to_merges(starts, parts, n_terminals)
-    return LongGrammar(starts, parts, ids, table, merges, internal)
+    table = _sorted_table.pack_long(starts, parts, classes, n_terminals)
+    # The encoder's merges are the decoder's: made from the table itself.
+    ok, merges, internal = _sorted_table.unpack_long(table, n_terminals, len(starts) - 1)
+    if not ok:
+        raise RuntimeError("a table of long rules did not read back")
+    return LongGrammar(starts, parts, order[number[ids]], table.tobytes(), merges, internal)

@@ -327,27 +327,34 @@ def pack_long(starts, parts, classes, n_terminals):
 
 
 @njit(cache=True, nogil=True)
-def long_capacity(n_rules, table_bytes):
-    """The most parts a long table of ``table_bytes`` bytes can hold for
-    ``n_rules`` rules: two each, and one more per bit at most."""
-    return 2 * n_rules + 8 * table_bytes
+def unpack_long(buf, n_terminals, n_rules):
+    """``(ok, merges, internal)`` from the table of ``n_rules`` long rules
+    that ``buf`` must hold exactly: the rules as merges, each rule of L
+    parts L - 1 merges folding its parts from the left (merge k is symbol
+    ``n_terminals + k``), and ``internal[s]``, the merge that rule symbol
+    s became (terminals stay).  ``ok`` is False if ``buf`` does not hold
+    such a table: lengths not increasing within a depth, a count, key or
+    part out of range, a field past the end, or bytes to spare.  A part
+    past a rule's second takes at least one bit, so the merges are at most
+    ``n_rules`` plus the table's bits: allocated before it is read."""
+    merges = np.empty((n_rules + 8 * buf.shape[0], 2), np.int32)
+    internal = np.empty(n_terminals + n_rules, np.int32)
+    made = _unpack_long(buf, n_terminals, merges, internal)
+    return made >= 0, merges[:max(made, 0)], internal
 
 
 @njit(cache=True, nogil=True)
-def unpack_long(buf, n_terminals, starts, parts):
-    """Fill the rules' ``starts`` (one more than the rules) and ``parts``
-    (room for ``long_capacity`` of them) from ``buf``, which must hold the
-    long table exactly; the number of parts, or -1 if it does not: more
-    rules or parts than there is room for, lengths not increasing within a
-    depth, a key or part out of range, a field past the end, or bytes to
-    spare."""
-    n = starts.shape[0] - 1
-    room = parts.shape[0]
+def _unpack_long(buf, n_terminals, merges, internal):
+    """``unpack_long`` into ``merges`` and ``internal``; the number of
+    merges made, or -1."""
+    n = internal.shape[0] - n_terminals
+    room = merges.shape[0]
+    for s in range(n_terminals):
+        internal[s] = s
     padded, end = _padded(buf)
     bitpos = np.int64(0)
     done = 0
-    at = np.int64(0)
-    starts[0] = 0
+    made = 0
     limit = n_terminals
     while done < n:
         n_classes, bitpos = _gamma(padded, end, bitpos)
@@ -366,7 +373,7 @@ def unpack_long(buf, n_terminals, starts, parts):
             length += more
             if m < 0 or m > n - done - added or bitpos + K_BITS > end:
                 return -1
-            if length > 2 and (length - 2) * m > room - at - 2 * m:
+            if length > room or (length - 1) * m > room - made:
                 return -1
             k = np.int64(_peek(padded, bitpos) & np.uint64((1 << K_BITS) - 1))
             bitpos += K_BITS
@@ -381,20 +388,22 @@ def unpack_long(buf, n_terminals, starts, parts):
                 key += step + gap
                 if key >= keys_end:
                     return -1
-                left, right = _split_key(key, limit, inverse)
-                if at + length > room or bitpos + (length - 2) * width > end:
+                first, second = _split_key(key, limit, inverse)
+                if bitpos + (length - 2) * width > end:
                     return -1
-                parts[at] = left
-                parts[at + 1] = right
+                merges[made, 0] = internal[first]
+                merges[made, 1] = internal[second]
+                made += 1
                 for j in range(2, length):
                     part = np.int64(_peek(padded, bitpos) & np.uint64((1 << width) - 1))
                     bitpos += width
                     if part >= limit:
                         return -1
-                    parts[at + j] = part
-                at += length
-                starts[done + added + i + 1] = at
+                    merges[made, 0] = n_terminals + made - 1
+                    merges[made, 1] = internal[part]
+                    made += 1
+                internal[n_terminals + done + added + i] = n_terminals + made - 1
             added += m
         done += added
         limit += added
-    return at if _ends_at(buf, bitpos) else -1
+    return made if _ends_at(buf, bitpos) else -1

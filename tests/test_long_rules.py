@@ -47,10 +47,20 @@ def phrases(merges, n_terminals, symbols):
 
 
 def unpacked(table, n_terminals, n_rules):
-    starts = np.empty(n_rules + 1, np.int64)
-    parts = np.empty(_sorted_table.long_capacity(n_rules, len(table)), np.int32)
-    n = _sorted_table.unpack_long(np.frombuffer(table, np.uint8), n_terminals, starts, parts)
-    return starts, parts[:max(n, 0)], n
+    return _sorted_table.unpack_long(np.frombuffer(table, np.uint8), n_terminals, n_rules)
+
+
+def as_merges(starts, parts, n_terminals):
+    """The rules as the format's decoder makes them merges, in plain
+    Python: each rule's parts folded from the left."""
+    merges, internal = [], list(range(n_terminals))
+    for i in range(len(starts) - 1):
+        left = internal[parts[starts[i]]]
+        for part in parts[starts[i] + 1:starts[i + 1]]:
+            merges.append((left, internal[part]))
+            left = n_terminals + len(merges) - 1
+        internal.append(left)
+    return merges, internal
 
 
 def test_a_merge_used_once_inside_another_is_folded_into_it():
@@ -80,11 +90,11 @@ def test_long_rules_expand_as_the_merges_did_and_their_table_round_trips(
     # of the rules' symbols (so that canonical codes stay the same) ...
     _grammar.check_merges(rules.merges, n_terminals)
     assert (np.diff(rules.internal) > 0).all()
-    # ... and the table reads back as written.
-    n_rules = len(rules.starts) - 1
-    starts, parts, n = unpacked(rules.table, n_terminals, n_rules)
-    assert n == len(rules.parts)
-    assert np.array_equal(starts, rules.starts) and np.array_equal(parts, rules.parts)
+    # ... and the table reads back as the rules it was written from.
+    ok, merges_read, internal = unpacked(rules.table, n_terminals, len(rules.starts) - 1)
+    expected, expected_internal = as_merges(rules.starts, rules.parts, n_terminals)
+    assert ok and merges_read.tolist() == [list(m) for m in expected]
+    assert internal.tolist() == expected_internal
 
 
 def test_chains_of_single_use_merges_become_one_rule():
@@ -106,24 +116,24 @@ def long_table_example():
 
 def test_malformed_long_tables_are_refused():
     rules, table, n_rules = long_table_example()
-    assert unpacked(table, 30, n_rules)[2] == len(rules.parts)
+    assert unpacked(table, 30, n_rules)[0]
     for cut in range(len(table)):  # every truncation
-        assert unpacked(table[:cut], 30, n_rules)[2] == -1
-    assert unpacked(np.append(table, np.uint8(0)), 30, n_rules)[2] == -1  # bytes to spare
-    assert unpacked(table, 30, n_rules + 1)[2] == -1  # more rules than it holds
-    flipped = 0
+        assert not unpacked(table[:cut], 30, n_rules)[0]
+    assert not unpacked(np.append(table, np.uint8(0)), 30, n_rules)[0]  # bytes to spare
+    assert not unpacked(table, 30, n_rules + 1)[0]  # more rules than it holds
+    refused = 0
     for at in range(len(table)):
         for bit in range(8):
             bad = table.copy()
             bad[at] ^= 1 << bit
-            starts, parts, n = unpacked(bad, 30, n_rules)
-            if n < 0:
-                flipped += 1
+            ok, merges, internal = unpacked(bad, 30, n_rules)
+            if not ok:
+                refused += 1
                 continue
             # What a flip leaves readable still refers to earlier symbols.
-            merges, _ = _long_rules.to_merges(starts, parts, 30)
             _grammar.check_merges(merges, 30)
-    assert flipped > 0
+            assert (internal < 30 + len(merges)).all()
+    assert refused > 0
 
 
 def test_a_part_is_refused_where_it_is_not_yet_defined():
@@ -132,12 +142,11 @@ def test_a_part_is_refused_where_it_is_not_yet_defined():
     starts = np.array([0, 3], np.int64)
     classes = np.array([[1, 3, 1]], np.int64)
     good = _sorted_table.pack_long(starts, np.array([0, 1, 1], np.int32), classes, 2)
-    assert unpacked(good.tobytes(), 2, 1)[2] == 3
+    ok, merges, internal = unpacked(good.tobytes(), 2, 1)
+    assert ok and merges.tolist() == [[0, 1], [2, 1]] and internal.tolist() == [0, 1, 3]
     # Over 1 terminal, 1 is undefined (the part still takes one bit).
-    starts1, parts1, n = unpacked(
-        _sorted_table.pack_long(starts, np.array([0, 0, 1], np.int32), classes, 1).tobytes(),
-        1, 1)
-    assert n == -1
+    bad = _sorted_table.pack_long(starts, np.array([0, 0, 1], np.int32), classes, 1)
+    assert not unpacked(bad.tobytes(), 1, 1)[0]
 
 
 def grammar_of(data, by_gain=False):
