@@ -188,9 +188,9 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     gain (``_grammar.build``), and keep that where it codes smaller,
     unless the block has a filter's lag.  ``mixed``: also code a block of
     at most MIXED_MAX bytes as MIXED_MATCH, and keep that if smaller.
-    ``long_rules``: also code each grammar with its merges used once inside
-    another folded into it (SORTED_LONG, CONTEXT_LONG), and keep that if
-    smaller.  ``build(data, min_count)`` gives the grammars."""
+    ``long_rules``: SORTED and CONTEXT take the table of long rules where
+    it is the smaller (``smallest``).  ``build(data, min_count)`` gives the
+    grammars."""
     data = bytes(data)
     if not data:
         return STORED, data

@@ -32,7 +32,7 @@ class Level(NamedTuple):
     lz: str = "small"
     by_gain: bool = False  # also build grammars by gain, keep the smaller
     mixed: bool = False  # also code small blocks MIXED_MATCH, keep the smaller
-    long_rules: bool = False  # also code grammars with long rules, keep the smaller
+    long_rules: bool = False  # write a table of long rules where it is the smaller
 
 
 # Memory while compressing is at most about 30 bytes per byte of a block; a
