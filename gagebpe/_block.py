@@ -1,6 +1,9 @@
 """One block: bytes <-> (coding, payload).
 
-Encoding is a pipeline, top to bottom:
+A block of at most ``_small.SMALL_BLOCK`` bytes that LZ codes alone
+(text, source, logs) takes the small-input policy (``_small``), which the
+plain path runs too.  Any other block's encoding is a pipeline, top to
+bottom:
 
 1. probe: at levels that ask for it, a large block whose sample does not
    gain from merging is not merged (random or compressed data, DNA);
@@ -23,7 +26,7 @@ Encoding is a pipeline, top to bottom:
    if a sample of it codes smaller as LZ than a grammar's estimate by
    LZ_SAMPLE_GAIN, and keep that where it is smaller.  Levels 1-8 code a
    block under LZ_ALONE_BELOW bytes as LZ alone (no steps 1-7) unless it
-   looks like data a grammar codes better (``lz_alone_pays``);
+   looks like data a grammar codes better (``_small.lz_alone``);
 9. at levels 6-9, code a block of at most MIXED_MAX bytes MIXED_MATCH too
    (``_coding_mixed``: each bit by a context-mixing model with a match
    model), and keep that where it is smaller.
@@ -42,7 +45,8 @@ import numpy as np
 
 from . import (_case, _coding_context, _coding_filtered, _coding_folded, _coding_huffman,
                _coding_lz, _coding_mixed, _coding_packed, _coding_repeats, _coding_sorted,
-               _coding_stored, _filter, _grammar, _prefix)
+               _coding_stored, _filter, _grammar, _prefix, _small)
+from ._checksum import block_check
 from ._container import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, HUFFMAN, LZ, MIXED,
                          MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, PACKED, REPEATS, SORTED,
                          SORTED_LONG, STORED)
@@ -56,6 +60,15 @@ DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
             MIXED_DELIMITED: _coding_mixed.decode_delimited,
             MIXED_PRIMED: _coding_mixed.decode_primed, SORTED_LONG: _coding_sorted.decode_long,
             CONTEXT_LONG: _coding_context.decode_long}
+# The small-input policy's coders (``_small``), the kernels'; looked up at
+# each call, so that tests may replace one.
+CODERS = _small.Coders(
+    lz=lambda data: _coding_lz.encode(data, quick=True),
+    mixed=lambda data: _coding_mixed.encode(data),
+    delimited=lambda data: encode_delimited(data),
+    primed=lambda data: encode_primed(data),
+    check=block_check,
+    repeat_counts=_filter.counts, histogram=_filter.histogram)
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
@@ -98,7 +111,6 @@ LZ_SAMPLE_GAIN = 0.92
 # FILTERED (spreadsheet, bitmap, library) or PACKED (DNA).  There the
 # levels that favour speed code the block as LZ alone.
 LZ_ALONE_BELOW = 1 << 14
-PACKED_VALUES = 16
 # A block's grammar by gain (level 9) merges pairs counted at least this
 # often, and is built without case folding: pairs counted 2 or 3 times and
 # folding code the Canterbury corpus 0.4% smaller but decode it about a
@@ -194,12 +206,14 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     data = bytes(data)
     if not data:
         return STORED, data
+    if lz and len(data) <= _small.SMALL_BLOCK and _small.lz_alone(data, CODERS):
+        return _small.encode_block(data, mixed, CODERS)
     if mixed:
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
                       more_counts, repeats, lz, by_gain, long_rules=long_rules)
         payload = _coding_mixed.encode(data) if len(data) <= MIXED_MAX else None
         return (MIXED_MATCH, payload) if payload and len(payload) < len(best[1]) else best
-    if lz == "small" and len(data) < LZ_ALONE_BELOW and lz_alone_pays(data):
+    if lz == "small" and len(data) < LZ_ALONE_BELOW and _small.lz_alone(data, CODERS):
         payload = _coding_lz.encode(data, quick=True)
         return (LZ, payload) if len(payload) < len(data) else (STORED, data)
     if lz:
@@ -265,14 +279,6 @@ def lz_may_pay(data, min_count):
     part = probe_sample(data)
     return _coding_lz.quick_size(part) < (
         LZ_SAMPLE_GAIN * estimated_bits(part, min_count).min() / 8)
-
-
-def lz_alone_pays(data):
-    """Whether small block ``data`` is likely to code smaller as LZ than by
-    any grammar: it has no filter's lag, and more than PACKED_VALUES byte
-    values."""
-    values = np.count_nonzero(np.bincount(np.frombuffer(data, np.uint8), minlength=256))
-    return values > PACKED_VALUES and not _filter.best_lag(data)
 
 
 def encode_repeats(data, encode_inner):

@@ -13,6 +13,7 @@ Imports ``_errors`` and the kernels ``_huffman``, ``_lz``.
 import numpy as np
 
 from . import _huffman, _lz
+from .plain import lz as plain_lz
 from ._errors import GageBPEError
 
 # A block under SMALL bytes is parsed PASSES times, each pass re-pricing
@@ -34,8 +35,7 @@ LARGE_PASSES = 2
 # over 16 candidates, in 1.2 times their time at 4 KB, and the pieces
 # larger than zlib -9 makes them fall from 17, 4 and 2 to 7, 1 and 0.  The
 # full parse gains 0.2-0.5% more in twice the time.
-QUICK_CHAIN = 32
-QUICK_PASSES = 3
+QUICK_CHAIN, QUICK_PASSES = plain_lz.QUICK_CHAIN, plain_lz.QUICK_PASSES
 # ``quick_size`` parses once at the first prices over SAMPLE_CHAIN
 # candidates: an estimate, for a fraction of ``encode``'s time.
 SAMPLE_CHAIN = 16
@@ -97,14 +97,11 @@ def _encode_large(array):
 
 
 def _first_prices(array):
-    """Prices before any parse: literals by their frequencies, copies about
-    as deflate's fixed codes price them."""
-    freq = np.bincount(array, minlength=256)
-    literal_price = np.full(_lz.LITERALS + _lz.SLOTS, 7.0)
-    literal_price[:256] = np.where(freq > 0, -np.log2(np.maximum(freq, 1) / len(array)), 12.0)
-    distance_price = np.full(1 + _lz.SLOTS, 5.0)
-    distance_price[_lz.REPEAT] = 2.0
-    return literal_price, distance_price
+    """Prices before any parse (``plain.lz.first_prices``: the same doubles
+    on either path)."""
+    literal, distance = plain_lz.first_prices(np.bincount(array, minlength=256).tolist(),
+                                              len(array))
+    return np.array(literal), np.array(distance)
 
 
 def _prices(literal_lengths, distance_lengths):

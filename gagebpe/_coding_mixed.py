@@ -13,16 +13,17 @@ MIXED_PRIMED payload ends where its coded bits do, so the short layout
 need not send its size, and sends it only for a MIXED_PRIMED block of
 more than 128 bytes (docs/FORMAT.md, sections 3.6, 4.14 and 4.15).
 
-Imports ``_errors``, ``_priming_text`` and the kernel ``_mixing``.
+Imports ``_errors``, ``_priming_text``, ``plain.primed`` and the kernel
+``_mixing``.
 """
 import numpy as np
 
 from . import _mixing
 from ._errors import GageBPEError
 from ._priming_text import PRIMING_TEXT
+from .plain import mixing, primed
 
-LARGER = "delimited MIXED payload larger than its contents"
-_primed = []  # the priming text and the model after it, made at first use
+_primed = []  # the priming text and the model after it, read at first use
 
 
 def encode(data, match=True, delimited=False):
@@ -59,10 +60,22 @@ def decode_delimited(payload, size, out):
 
 def primed_model():
     """``(the priming text as uint8, the model after it)``: what the
-    MIXED_PRIMED kernels take besides the block, made once."""
+    MIXED_PRIMED kernels take besides the block, read once from the file
+    made when the package was built (``plain.primed``)."""
     if not _primed:
-        text = np.frombuffer(PRIMING_TEXT, np.uint8)
-        _primed.append((text, _mixing.primed(text)))
+        model = primed.load()
+        bits = model.bits
+        inputs = np.zeros(_mixing.INPUTS, np.int64)
+        inputs[_mixing.BIAS_AT] = _mixing.BIAS
+        state = (np.array(model.order0, np.int64), np.array(model.seen0, np.int64),
+                 np.array(model.probs, np.uint16).reshape(_mixing.HASHED, 1 << bits),
+                 np.array(model.seen, np.uint8).reshape(_mixing.HASHED, 1 << bits),
+                 np.array(model.weights, np.int64).reshape(-1, _mixing.INPUTS), inputs,
+                 np.zeros(_mixing.HASHED, np.int64), np.zeros(_mixing.HASHED, np.int64),
+                 np.array(model.last, np.int32), np.array(model.match_probs, np.int64),
+                 np.array(model.match_seen, np.int64))
+        _primed.append((np.frombuffer(PRIMING_TEXT, np.uint8),
+                        (state, model.history, model.ptr, model.length)))
     return _primed[0]
 
 
@@ -87,20 +100,12 @@ def decode_primed(payload, size, out):
 
 def delimited_size(view, size, final=False, primed=False):
     """The length of the MIXED_DELIMITED payload (MIXED_PRIMED if
-    ``primed``) of a block of ``size`` bytes that begins ``view``, found by
-    decoding it; None where more bytes may tell.  Raises ``GageBPEError``
-    where none will: no payload of at most ``size`` bytes begins ``view``,
-    or ``final`` (no byte follows ``view``) and the coded bits end inside
-    it in a way no payload does."""
-    head = np.frombuffer(view, np.uint8)[:size]  # a payload is never larger
-    if primed:
-        problem, end = _mixing.decode_primed(head, np.empty(size, np.uint8), *primed_model())
-    else:
-        problem, end = _mixing.decode(head, np.empty(size, np.uint8), True, True)
-    if not problem:
-        return end
-    # Bytes past ``head`` were read as 255, so a short ``head`` may fail
-    # only for the want of the bytes that follow.
-    if len(head) < size and (problem == _mixing.RUNS_PAST or not final):
-        return None
-    raise GageBPEError(LARGER if problem == _mixing.RUNS_PAST else _mixing.PROBLEMS[problem])
+    ``primed``) of a block of ``size`` bytes that begins ``view``
+    (``plain.mixing.delimited_size``, decoding by the kernel)."""
+    def decode(head, size):
+        head = np.frombuffer(head, np.uint8)
+        out = np.empty(size, np.uint8)
+        if primed:
+            return _mixing.decode_primed(head, out, *primed_model())
+        return _mixing.decode(head, out, True, True)
+    return mixing.delimited_size(view, size, final, decode)

@@ -16,16 +16,19 @@ Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, and ``describe`` (``gagebpe
 -l``).  All integers are little-endian.
 
-Imports ``_errors``; and only when they are needed, so that importing
-gagebpe compiles and loads no kernel, ``_coding_mixed`` (a MIXED_DELIMITED
-or MIXED_PRIMED payload is measured by decoding it) and ``_checksum`` (a block's data
-check).
+Imports ``_errors`` and ``plain`` (whether the kernels are loaded); and
+only when they are needed, so that importing gagebpe compiles and loads no
+kernel, ``_coding_mixed`` or ``plain.stream`` (a MIXED_DELIMITED or
+MIXED_PRIMED payload is measured by decoding it) and ``_checksum`` or
+``plain.xxh64`` (a block's data check): the kernels' where Numba is
+loaded, else the plain path's, which give the same answers.
 """
 import struct
 import zlib
 from typing import NamedTuple
 
 from ._errors import BAD_END, BAD_MAGIC, TRUNCATED, UNKNOWN_CODING, GageBPEError
+from .plain import kernels_loaded
 
 MAGIC = b"GBPE"
 # The short layout's.  Its first byte, SHORT_MARK, never occurs in UTF-8
@@ -166,11 +169,14 @@ def stream_header(max_block_size, version=VERSION):
     return _with_crc(HEADER.pack(MAGIC, version, 0, 0, max_block_size, 0)[:-4])
 
 
-def block(coding, payload, data):
+def block(coding, payload, data, data_check=None):
     """One block of the stream, header and check included: ``payload`` in
-    ``coding`` holds ``data`` (non-empty)."""
-    from ._checksum import block_check
-    head = BLOCK_HEADER.pack(coding, len(data), len(payload), block_check(data), 0)[:-4]
+    ``coding`` holds ``data`` (non-empty), whose check is ``data_check``
+    (None: computed here)."""
+    if data_check is None:
+        from ._checksum import block_check
+        data_check = block_check(data)
+    head = BLOCK_HEADER.pack(coding, len(data), len(payload), data_check, 0)[:-4]
     return _with_crc(head) + payload
 
 
@@ -303,8 +309,11 @@ def check_data(data, data_check, version):
     block's check (CRC32 in version 1, XXH32L in versions 2 and 3)."""
     if version == 1:
         check = _crc(data)
-    else:
+    elif kernels_loaded():
         from ._checksum import block_check
+        check = block_check(data)
+    else:
+        from .plain.xxh64 import block_check
         check = block_check(data)
     if check != data_check:
         raise GageBPEError("block check failed: data corrupt")
@@ -549,8 +558,12 @@ class Parser:
     @staticmethod
     def _measured(coding, view, size, final):
         """The length of the delimited payload of ``coding`` of a block of
-        ``size`` bytes at ``view`` (``_coding_mixed.delimited_size``)."""
-        from ._coding_mixed import delimited_size  # at first use: see the docstring
+        ``size`` bytes at ``view``, found by decoding it: by the kernel
+        once Numba is loaded, else in plain Python (the same answer)."""
+        if kernels_loaded():  # imported at first use: see the docstring
+            from ._coding_mixed import delimited_size
+        else:
+            from .plain.stream import delimited_size
         return delimited_size(view, size, final, coding == MIXED_PRIMED)
 
     def _coding(self, byte):

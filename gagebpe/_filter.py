@@ -10,30 +10,25 @@ that distance become zeros, which the merges then collapse.  The first L
 bytes are kept as they are.  Undoing a filter is one sequential pass.
 
 Choosing: the lag is the distance, up to MAX_LAG, at which a sample of the
-block most often repeats a byte (the shortest of those about as good); a filter is considered only where that
-share is high and well above what the byte frequencies alone would give.
+block most often repeats a byte (the shortest of those about as good); a
+filter is considered only where that share is high and well above what the
+byte frequencies alone would give (``plain.lags``, which decides it in
+integers for this module and the plain path alike).
 
-Imports ``_jit`` and ``_unaligned``.
+Imports ``_jit``, ``_unaligned`` and ``plain.lags``.
 """
 import numpy as np
 
 from ._jit import njit
 from ._unaligned import load8, store8
+from .plain import lags
 
 DELTA, XOR = 1, 2
 FILTERS = (DELTA, XOR)
-MAX_LAG = 256
+MAX_LAG = lags.MAX_LAG
 # The sample: SAMPLE_SLICES slices of SAMPLE_SLICE bytes spread over the block.
 SAMPLE_SLICES = 4
 SAMPLE_SLICE = 1 << 14
-# A lag qualifies where a byte repeats at that distance at least MIN_SHARE
-# of the time, and the share closes at least MIN_LIFT of the gap between
-# chance (the sum of the squared byte frequencies) and 1.
-MIN_SHARE = 0.5
-MIN_LIFT = 0.4
-# Every multiple of a record length repeats about as often as the length
-# itself: the shortest lag within LAG_TOLERANCE of the best share is taken.
-LAG_TOLERANCE = 0.02
 
 
 LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
@@ -139,16 +134,16 @@ def sample(data, slices=SAMPLE_SLICES, size=SAMPLE_SLICE):
 
 
 def best_lag(data):
-    """The lag worth filtering ``data`` with, or 0 where none qualifies."""
-    part = np.frombuffer(sample(data), np.uint8)
-    if len(part) < 2 * MAX_LAG:
-        return 0
-    counts = repeat_counts(part, MAX_LAG)
-    shares = counts[1:] / (len(part) - np.arange(1, MAX_LAG + 1))
-    lag = int(np.argmax(shares >= shares.max() - LAG_TOLERANCE)) + 1
-    p = np.bincount(part, minlength=256) / len(part)
-    chance = float(p @ p)
-    share = shares[lag - 1]
-    if share >= MIN_SHARE and share - chance >= MIN_LIFT * (1 - chance):
-        return lag
-    return 0
+    """The lag worth filtering ``data`` with, or 0 where none qualifies
+    (``plain.lags``: its sample's repeat counts, by this kernel)."""
+    return lags.best_lag(sample(data), counts, histogram)
+
+
+def histogram(data):
+    """The byte counts of ``data`` (bytes-like) as a list."""
+    return np.bincount(np.frombuffer(data, np.uint8), minlength=256).tolist()
+
+
+def counts(data, max_lag):
+    """``repeat_counts`` of ``data`` (bytes-like) as a list, by the kernel."""
+    return repeat_counts(np.frombuffer(data, np.uint8), max_lag).tolist()

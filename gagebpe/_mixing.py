@@ -39,93 +39,23 @@ machine, make the same predictions: the format specifies them exactly.
 The encoder and decoder share every step of the model, so they cannot
 drift apart.
 
-Imports ``_jit``.
+Imports ``_jit`` and ``plain.tables`` (the model's numbers, which the
+plain path shares).
 """
 import numpy as np
 
 from ._jit import njit
+from .plain import tables
+from .plain.tables import (BIAS, BIT_HASH, CONTEXT_HASH, HASHED, INPUTS,  # noqa: F401
+                           LEARNING, LIMIT, MASK32, MATCH_START, MAX_MATCH, MAX_MATCH_BITS,
+                           MAX_SIZE, MAX_SLOT_BITS, MIN_MATCH, MIN_SLOT_BITS, ORDERS,
+                           PRIMED_BITS, PRIMED_COUNT, PRIMED_MATCH_BITS, PRIMED_MAX_SIZE,
+                           PROBLEMS, RUNS_PAST, SLOT_BITS_EXTRA, TOP, WEIGHT_START)
 
-ORDERS = 4  # contexts of the last 0, 1, 2 and 3 bytes
-HASHED = ORDERS - 1  # the orders 1-3 share a hashed table each
-INPUTS = ORDERS + 2  # two more inputs: the bias, and the match model's
 BIAS_AT, MATCH_AT = ORDERS, ORDERS + 1
-BIAS = 64
-# A context's probability (16 bits) moves towards each bit it sees by
-# 1 / (n + 1/2) after its n-th, n capped at LIMIT: fast at first, then
-# averaging over the last few dozen.
-LIMIT = 30
-RATE = np.array([0] + [131072 // (2 * n + 1) for n in range(1, LIMIT + 1)], np.int64)
-# Mixing weights (16 fractional bits) start at 0.3 and learn at LEARNING / 2^16.
-WEIGHT_START = 19661
-LEARNING = 82
-# Hashed tables hold 2^(bit_length(size) + SLOT_BITS_EXTRA) slots, at
-# least 2^MIN_SLOT_BITS: 32 to 64 for each byte of the block, against the
-# 8 each order touches, so few collide.  A MIXED block holds at most
-# MAX_SIZE bytes: its decoding, at about 4 MB/s, is bounded to a few tens
-# of milliseconds, and its tables (MAX_SLOT_BITS) to 38 MB.
-SLOT_BITS_EXTRA = 5
-MIN_SLOT_BITS = 10
-MAX_SIZE = 1 << 16
-MAX_SLOT_BITS = 22  # slot_bits(MAX_SIZE)
-# The match model: the position after each 3 bytes' last occurrence, in
-# twice as many slots as the block has bytes, at most 2^MAX_MATCH_BITS (a
-# table cleared per block costs its size, and a 2 KiB block's is 16 KB); a
-# match is trusted by its length (MIN_MATCH up to MAX_MATCH, each with its
-# own learnt probability, starting at MATCH_START), and has its own
-# weights while it predicts.
-MAX_MATCH_BITS = 16
-MIN_MATCH = 3
-MAX_MATCH = 15
-MATCH_START = 49152
-# MIXED_PRIMED's model (format version 13) learns the priming text
-# first, in tables of fixed sizes, so that one primed state serves every
-# block, each a copy of it (150 KB: a few µs).  Its counts are then capped
-# at PRIMED_COUNT, so that the block's own bytes soon outweigh the text's.
-# A block holds at most PRIMED_MAX_SIZE bytes: past a few kilobytes the
-# text's head start no longer pays for its share of the tables.
-PRIMED_BITS = 14
-PRIMED_MATCH_BITS = 13
-PRIMED_COUNT = 2
-PRIMED_MAX_SIZE = 4096
-CONTEXT_HASH = 0x9E3779B1
-BIT_HASH = 0x6F4F2A35
-MASK32 = 0xFFFFFFFF
-TOP = 0xFF000000
-
-PROBLEMS = (None, "MIXED block's coded bits do not end where its payload does",
-            f"MIXED block larger than {MAX_SIZE} bytes",
-            "MIXED block's coded bits run past the bytes given",
-            f"MIXED_PRIMED block larger than {PRIMED_MAX_SIZE} bytes")
-RUNS_PAST = 3  # a delimited payload that may end beyond the bytes given
-
-
-def _squash_points():
-    """4096 / (1 + e^(-x/256)) at x = -2048, -1920, ..., 2048, rounded."""
-    x = (np.arange(33) - 16) * 128
-    return np.rint(4096 / (1 + np.exp(-x / 256))).astype(np.int64)
-
-
-SQUASH_POINTS = _squash_points()
-
-
-def _squash_all():
-    """squash(d) for d = -2047 .. 2047: the logistic curve, interpolated
-    between SQUASH_POINTS."""
-    d = np.arange(-2047, 2048)
-    w, i = d & 127, (d >> 7) + 16
-    return (SQUASH_POINTS[i] * (128 - w) + SQUASH_POINTS[i + 1] * w + 64) >> 7
-
-
-SQUASH = _squash_all()
-
-
-def _stretch_all():
-    """stretch(p) for p = 0 .. 4095: the least d with squash(d) >= p (2047
-    where there is none), squash's inverse."""
-    return np.minimum(np.searchsorted(SQUASH, np.arange(4096)), 4094).astype(np.int64) - 2047
-
-
-STRETCH = _stretch_all()
+RATE = np.array(tables.RATE, np.int64)
+SQUASH = np.array(tables.SQUASH, np.int64)
+STRETCH = np.array(tables.STRETCH, np.int64)
 
 
 @njit(cache=True, nogil=True)

@@ -21,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from . import _block, _container, _gage1994_stream, _inplace_bytes, _one_block
+from . import _block, _container, _gage1994_stream, _inplace_bytes, _one_block, _small
 from ._container import BlockHeader, End, Parser, Payload
 from ._errors import DEFAULT_LIMIT, OVER_LIMIT, TRUNCATED, GageBPEError
 from ._levels import settings
@@ -197,23 +197,8 @@ class Compressor:
 
 def _short_stream(blocks, data, level):
     """The short stream of ``data``, coded as ``blocks`` (one block or
-    none); at the levels that code MIXED_MATCH, MIXED_DELIMITED (version
-    12: data of a few dozen bytes) or MIXED_PRIMED (version 13: data of up
-    to MIXED_MAX bytes, as MIXED_MATCH) where either is shorter, the
-    earlier version where they tie."""
-    stream = _container.short_stream(blocks)
-    if not level.mixed or not data:
-        return stream
-    data = bytes(data)
-    for coding, largest, encode in (
-            (_container.MIXED_DELIMITED, _container.SIZED[_container.MIXED_DELIMITED][1],
-             _block.encode_delimited),
-            (_container.MIXED_PRIMED, _block.MIXED_MAX, _block.encode_primed)):
-        payload = encode(data) if len(data) <= largest else None
-        if payload is not None:
-            block = _container.block(coding, payload, data)
-            stream = min(stream, _container.short_stream([block]), key=len)
-    return stream
+    none): ``_small.short_stream``'s choice, with the kernels' coders."""
+    return _small.short_stream(data, blocks[0] if blocks else None, level.mixed, _block.CODERS)
 
 
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):

@@ -14,6 +14,7 @@ Imports the public API (``gagebpe``), and ``_jit`` to say whether the
 kernels it compiles will be cached.
 """
 import argparse
+import io
 import os
 import signal
 import stat
@@ -26,21 +27,13 @@ SUFFIXES = {"gbpe": ".gbpe", "gage1994": ".bpe"}
 EXIT_OK, EXIT_ERROR, EXIT_WARNING = 0, 1, 2
 READ_SIZE = 1 << 20  # decompression: input read and output returned per step
 PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
-# Jobs this small run the kernels as plain Python: loading Numba and the
-# compiled kernels takes 0.6-0.8 s, more than such a job takes without
-# them.  (Bytes to compress; bytes a decompression declares it will write.)
-# Text at the default level compresses as plain Python in 0.5 s for 1 KB,
-# 0.75 s for 2 KB (coded MIXED too) and 0.75-1.35 s for 4-8 KB.
-PURE_COMPRESS_BELOW = 2 << 10
-PURE_EXPAND_BELOW = 32 << 10
-# Except MIXED blocks, which plain Python decodes at about 5 KB/s: a stream
-# that may hold them (format version 8 on, blocks of at most MIXED_MAX bytes)
-# counts this many times its size.
-PURE_MIXED_WEIGHT = 12
-# Level 9 codes a block a dozen ways (grammars at three counts, by gain,
-# case-folded, LZ fully parsed, MIXED): as plain Python that takes longer
-# than loading the kernels, even for a small file.
-PURE_LEVEL_BELOW = 9
+# A small job runs in plain Python (``gagebpe.plain``) where that takes less
+# than loading Numba and the kernels, about 0.75 s here (importing Numba
+# and loading a first cached kernel, medians of 7 runs); the bytes are the
+# same either way.  Compressed inputs larger than this are not read to
+# weigh them.
+KERNELS_SECONDS = 0.6
+PLAIN_INPUT_LARGEST = 64 << 10
 
 
 class Problem(Exception):
@@ -167,9 +160,8 @@ def main(argv=None):
         run.report("-o", Problem("only one input file may be given with -o"))
         return run.status
     _say_cache_warnings(run)
-    if _small_job(args, files):
-        _run_kernels_as_python()
-    else:
+    run.plain = _plain_job(args, files)
+    if not run.plain:
         _announce_compiling(run)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _die_cleanly)
@@ -181,46 +173,36 @@ def main(argv=None):
     return run.status
 
 
-def _small_job(args, names):
-    """Whether every input is a small regular file (for decompression: well
-    formed streams declaring a small output), or the job only lists."""
-    from gagebpe import describe
+def _plain_job(args, names):
+    """Whether to do this job without Numba (``gagebpe.plain.stream``):
+    listing; or every input a small regular file that the plain path is
+    expected to finish before the kernels would have loaded."""
     if args.mode == "list":
         return True
-    if args.recursive or "-" in names:
+    if args.recursive or "-" in names or args.format == "gage1994":
         return False
-    if args.mode == "compress" and (args.level or 0) >= PURE_LEVEL_BELOW:
-        return False
-    total = 0
+    from gagebpe.plain import stream
+    seconds = 0.0
     for name in names:
         try:
-            if not os.path.isfile(name) or os.path.getsize(name) >= PURE_EXPAND_BELOW:
+            if not os.path.isfile(name):
                 return False
+            size = os.path.getsize(name)
             if args.mode == "compress":
-                total += os.path.getsize(name)
+                if size > stream.LARGEST or (args.block_size or size) < size:
+                    return False
+                seconds += stream.compress_seconds(size, args.level)
                 continue
+            if size > PLAIN_INPUT_LARGEST:
+                return False
             with open(name, "rb") as f:
-                total += sum(_expanding_cost(stream) for stream in describe(f))
-        except (OSError, ValueError, EOFError):
-            return False  # the full path will report it
-    limit = PURE_COMPRESS_BELOW if args.mode == "compress" else PURE_EXPAND_BELOW
-    return total < limit
-
-
-def _expanding_cost(stream):
-    """Bytes ``stream`` (a ``StreamInfo``) writes, weighted for MIXED."""
-    from gagebpe._container import MIXED_VERSION
-    from gagebpe._levels import MIXED_MAX
-    mixed = stream.version >= MIXED_VERSION and stream.size <= MIXED_MAX * stream.blocks
-    return stream.size * (PURE_MIXED_WEIGHT if mixed else 1)
-
-
-def _run_kernels_as_python():
-    if "numba" in sys.modules:
-        return  # too late to choose; compiled kernels give the same bytes
-    os.environ["NUMBA_DISABLE_JIT"] = "1"
-    import numpy as np
-    np.seterr(all="ignore")  # the hash's multiplications wrap on purpose
+                taken = stream.decompress_seconds(f.read())
+        except OSError:
+            return False  # the job will report it
+        if taken is None:
+            return False
+        seconds += taken
+    return seconds < KERNELS_SECONDS
 
 
 def _die_cleanly(signum, frame):
@@ -385,6 +367,14 @@ def _code(run, source, size, out, name):
 def _compress(run, source, size, out, name):
     import gagebpe
     args = run.args
+    if run.plain:
+        data = _read(source, -1)
+        blob = _plain().compress(data, args.level)
+        if blob is not None:
+            written = out.write(blob)
+            _summary(run, name, len(data), written, len(data), written)
+            return
+        source = io.BytesIO(data)  # declined: the kernels code it
     if args.format == "gage1994":
         if args.level or args.block_size:
             raise Problem("the gage1994 format has no levels or block sizes")
@@ -413,6 +403,14 @@ def _decompress(run, source, size, out, name):
     memory is bounded by a block per thread."""
     import gagebpe
     fmt = _format_of(run.args, name) or "gbpe"
+    if run.plain and fmt == "gbpe":
+        data = _read(source, -1)
+        result = _plain().decompress(data)
+        if result is not None:
+            written = out.write(result)
+            _summary(run, name, len(data), written, written, len(data))
+            return
+        source = io.BytesIO(data)  # declined: the kernels decode it, or say what is wrong
     counted = _Counted(source)
     try:
         with gagebpe.open(counted, format=fmt, threads=run.args.threads) as f, \
@@ -427,6 +425,11 @@ def _decompress(run, source, size, out, name):
     except EOFError:
         raise Problem("unexpected end of file") from None
     _summary(run, name, counted.total, written, written, counted.total)
+
+
+def _plain():
+    from gagebpe.plain import stream
+    return stream
 
 
 class _Counted:

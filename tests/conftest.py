@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings, strategies as st
 
 import gagebpe
-from gagebpe import _block, _container, _levels
+from gagebpe import _block, _container, _levels, _small
 
 # First calls compile the kernels; warm them once (below) and never let a
 # deadline trip on a compile.  CI runs a fixed, derandomised budget.
@@ -176,9 +176,11 @@ def check_readers_agree(blob, version):
 
 def unprimed(data, level=None, **kw):
     """``data`` compressed as gagebpe 0.16 did, with no MIXED_PRIMED block
-    and no long rules: a block in a coding that older layouts hold too."""
+    and no long rules, and MIXED_MATCH tried on text too: a block in a
+    coding that older layouts hold too."""
     pairs = {k: level._replace(long_rules=False) for k, level in _levels.LEVELS.items()}
     with (mock.patch.object(_block, "encode_primed", lambda data: None),
+          mock.patch.object(_small, "looks_like_text", lambda data: False),
           mock.patch.dict(_levels.LEVELS, pairs)):
         return gagebpe.compress(data, level, **kw)
 

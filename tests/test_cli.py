@@ -266,25 +266,31 @@ def test_small_jobs_skip_numba_and_give_the_same_bytes(tmp_path):
     assert gagebpe("-l", packed).returncode == 0
 
 
-def test_level_9_compresses_even_small_files_with_the_kernels(tmp_path):
+def test_small_files_are_compressed_without_the_kernels_at_every_level(tmp_path):
     from gagebpe import cli
-    small = tmp_path / "small.txt"
+    small, large = tmp_path / "small.txt", tmp_path / "large.txt"
     small.write_bytes(TEXT[:2000])
-    for level, as_python in ((1, True), (6, True), (None, True), (9, False)):
+    large.write_bytes(TEXT[:5000])
+    for level in (1, 6, None, 9):
         args = cli.parser().parse_args(([f"-{level}"] if level else []) + [str(small)])
         args.mode = "compress"
-        assert cli._small_job(args, [str(small)]) == as_python
+        assert cli._plain_job(args, [str(small)])
+        assert not cli._plain_job(args, [str(large)])  # past what the plain path takes
+        # Many small files add up to more than loading the kernels takes.
+        assert not cli._plain_job(args, [str(small)] * 200)
 
 
-def test_small_mixed_streams_count_more_toward_decompressing_as_python(tmp_path):
+def test_small_streams_are_decompressed_without_the_kernels_where_that_is_faster(tmp_path):
     import gagebpe as g
     from gagebpe import cli
-    mixed, plain = tmp_path / "mixed.gbpe", tmp_path / "plain.gbpe"
-    mixed.write_bytes(g.compress(TEXT[:2000]))  # MIXED, which Python decodes slowly
-    plain.write_bytes(g.compress(TEXT[:20000]))
+    mixed, lz, grammar = (tmp_path / f"{name}.gbpe" for name in ("mixed", "lz", "grammar"))
+    mixed.write_bytes(g.compress(TEXT[:2000]))  # MIXED_PRIMED, which plain Python decodes slowly
+    lz.write_bytes(g.compress(TEXT[:3000], 1))
+    grammar.write_bytes(g.compress(TEXT[:20000], 1))  # SORTED: only the kernels decode it
     args = cli.parser().parse_args(["-d", str(mixed)])
-    for names, as_python in (([mixed], True), ([mixed, mixed], False), ([plain], True)):
-        assert cli._small_job(args, [str(n) for n in names]) == as_python
+    for names, plain in (([mixed], True), ([mixed] * 20, False), ([lz] * 20, True),
+                         ([grammar], False)):
+        assert cli._plain_job(args, [str(n) for n in names]) == plain
 
 
 @pytest.mark.slow

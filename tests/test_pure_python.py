@@ -1,5 +1,6 @@
-"""The kernels run as plain Python (NUMBA_DISABLE_JIT=1: the command line's
-path for small jobs) give exactly the bytes the compiled kernels give."""
+"""The kernels run as plain Python (Numba's NUMBA_DISABLE_JIT=1, for
+debugging) give exactly the bytes the compiled kernels give.  (The command
+line's path for small jobs is another, ``gagebpe.plain``: test_plain.py.)"""
 import os
 import pickle
 import subprocess

@@ -1,0 +1,467 @@
+"""The LZ coding in plain Python (docs/FORMAT.md, section 4.11): the same
+matches, optimal parse, codes and bits as the kernels of ``gagebpe._lz``
+and the payload ``gagebpe._coding_lz`` writes, for a block small enough
+to code without them; and the decoder.
+
+The parse compares float prices, so both paths take their first prices
+from ``first_prices`` here and add them in the same order: the same
+doubles, the same choices.  Byte comparisons that the kernel makes one at
+a time are made here on slices, which compare in C and give the same
+lengths.
+
+Imports its siblings ``huffman`` and ``bits``.
+"""
+import math
+from collections import Counter
+
+from . import huffman
+from .bits import MASK64, BitReader, BitWriter
+
+MIN_COPY = 3
+SLOTS = 52
+LITERALS = 256
+REPEAT = 0
+MAX_CODE = 11
+NICE = 258
+HASH_BITS = 15
+HASH_MULTIPLIER = 2654435761
+HEAD = 2
+ZEROS, MORE_ZEROS, AGAIN = MAX_CODE + 1, MAX_CODE + 2, MAX_CODE + 3
+TABLE_SYMBOLS = MAX_CODE + 4
+TABLE_CODE = 7
+TABLE_CODE_BITS = 3
+# The quick parse (``_coding_lz``): its chain and passes.
+QUICK_CHAIN = 32
+QUICK_PASSES = 3
+HUFFMAN_MAX_LENGTH = 20  # what the kernels' completeness check allows
+# The kernel's PROBLEMS numbers.
+BAD_HEAD, BAD_TABLE, BAD_LITERAL_CODE, BAD_DISTANCE_CODE, BAD_TOKEN, BAD_COPY, BAD_END = (
+    range(1, 8))
+
+
+def slot(v):
+    return v if v < 4 else 2 * (v.bit_length() - 1) + ((v >> (v.bit_length() - 2)) & 1)
+
+
+def slot_extra(s):
+    return 0 if s < 4 else (s >> 1) - 1
+
+
+def slot_base(s):
+    return s if s < 4 else (2 | (s & 1)) << ((s >> 1) - 1)
+
+
+def table_extra(s):
+    return 3 if s == ZEROS else 7 if s == MORE_ZEROS else 2 if s == AGAIN else 0
+
+
+# -- prices -------------------------------------------------------------------------
+
+def first_prices(freq, n):
+    """``(literal/length prices, distance prices)`` before any parse of a
+    block of ``n`` bytes whose byte counts are ``freq``, as lists of
+    floats: literals by their frequencies, copies about as deflate's fixed
+    codes price them.  The kernels' first prices too."""
+    literal = [-math.log2(f / n) if f else 12.0 for f in freq] + [7.0] * SLOTS
+    distance = [5.0] * (1 + SLOTS)
+    distance[REPEAT] = 2.0
+    return literal, distance
+
+
+def histogram(data):
+    """How many times each byte value occurs in ``data``."""
+    counts = Counter(data)
+    return [counts.get(v, 0) for v in range(256)]
+
+
+def prices(literal_lengths, distance_lengths):
+    """The bits of each symbol after a parse: its code length, or one more
+    than the longest for a symbol without a code."""
+    return _price(literal_lengths, LITERALS + SLOTS), _price(distance_lengths, 1 + SLOTS)
+
+
+def _price(lengths, n):
+    missing = float(max(lengths)) + 1.0
+    return [float(v) if v else missing for v in lengths] + [missing] * (n - len(lengths))
+
+
+# -- parsing ----------------------------------------------------------------------
+
+def matches(data, max_chain):
+    """For each position of ``data``, its matches as a list of ``(length,
+    distance)``, each longer than the one before (``_lz.matches`` over the
+    whole block)."""
+    n = len(data)
+    mask = (1 << HASH_BITS) - 1
+    shift = 32 - HASH_BITS
+    head = [-1] * (1 << HASH_BITS)
+    chain = [-1] * max(n, 1)
+    found = [()] * n
+    skip_to = 0
+    for i in range(n - MIN_COPY + 1):
+        h = ((((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]) * HASH_MULTIPLIER)
+             >> shift) & mask
+        j = head[h]
+        chain[i] = j
+        head[h] = i
+        if j < 0 or i < skip_to:
+            continue
+        most = n - i
+        limit = NICE if most > NICE else most
+        best = MIN_COPY - 1
+        here = []
+        steps = max_chain
+        while True:
+            if data[j + best] == data[i + best] and data[j:j + best] == data[i:i + best]:
+                best = _common(data, i, j, best + 1, most)
+                here.append((best, i - j))
+                if best >= limit:
+                    skip_to = i + best
+                    break
+            steps -= 1
+            j = chain[j]
+            if j < 0 or not steps:
+                break
+        found[i] = here
+    return found
+
+
+def _common(data, i, j, known, most):
+    """How many bytes from ``i`` and from ``j`` agree, at most ``most``,
+    given that the first ``known`` do: 32 bytes at a time, the first
+    difference found from the top bit of their exclusive or."""
+    while known < most:
+        take = most - known if most - known < 32 else 32
+        a = i + known
+        b = j + known
+        x = int.from_bytes(data[a:a + take], "big") ^ int.from_bytes(data[b:b + take], "big")
+        if x:
+            return known + take - 1 - ((x.bit_length() - 1) >> 3)
+        known += take
+    return known
+
+
+def parse(data, found, literal_price, distance_price):
+    """The cheapest tokens of ``data`` at these prices, as ``_lz.parse``
+    finds them: ``(lengths, distances)``, distance 0 for a literal.  The
+    costs are summed in the kernel's order, so they are the same doubles."""
+    n = len(data)
+    cost = [math.inf] * (n + 1)
+    cost[0] = 0.0
+    step = [0] * (n + 1)
+    source = [0] * (n + 1)
+    last = [1] * (n + 1)
+    length_price = [0.0] * (NICE + 1)
+    for length in range(MIN_COPY, NICE + 1):
+        s = slot(length - MIN_COPY)
+        length_price[length] = literal_price[LITERALS + s] + slot_extra(s)
+    slot_price = [distance_price[1 + s] for s in range(SLOTS)]
+    slot_bits = [slot_extra(s) for s in range(SLOTS)]
+    slots = _distance_slots(n)
+    repeat_price = distance_price[REPEAT]
+    i = 0
+    while i < n:
+        here = cost[i]
+        c = here + literal_price[data[i]]
+        if c < cost[i + 1]:
+            cost[i + 1] = c
+            step[i + 1] = 1
+            source[i + 1] = 0
+            last[i + 1] = last[i]
+        d = last[i]
+        longest = 0
+        # The last distance: a copy from it of MIN_COPY bytes or more.
+        if d <= i and n - i >= MIN_COPY and data[i - d:i - d + MIN_COPY] == data[i:i + MIN_COPY]:
+            longest = _common(data, i, i - d, MIN_COPY, n - i)
+            _offer(cost, step, source, last, i, MIN_COPY, longest, d, here + repeat_price,
+                   literal_price, length_price)
+        shorter = MIN_COPY
+        for length_to, d in found[i] if i < len(found) else ():
+            ds = slots[d]
+            _offer(cost, step, source, last, i, shorter, length_to, d,
+                   here + slot_price[ds] + slot_bits[ds], literal_price, length_price)
+            shorter = length_to + 1
+            if length_to > longest:
+                longest = length_to
+        i = i + longest if longest >= NICE else i + 1
+    lengths, distances = [], []
+    i = n
+    while i > 0:
+        lengths.append(step[i])
+        distances.append(source[i])
+        i -= step[i]
+    lengths.reverse()
+    distances.reverse()
+    return lengths, distances
+
+
+_slots = [0]  # slot(d - 1) for each distance d, grown as blocks need
+
+
+def _distance_slots(n):
+    while len(_slots) <= n:
+        _slots.append(slot(len(_slots) - 1))
+    return _slots
+
+
+def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price,
+           length_price):
+    """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
+    ``i`` (``_lz._offer``): past NICE, only the longest."""
+    at = i + shortest
+    for price in length_price[shortest:min(longest, NICE) + 1]:
+        c = base_cost + price
+        if c < cost[at]:
+            cost[at] = c
+            step[at] = at - i
+            source[at] = d
+            last[at] = d
+        at += 1
+    if longest > NICE:
+        s = slot(longest - MIN_COPY)
+        c = base_cost + literal_price[LITERALS + s] + slot_extra(s)
+        if c < cost[i + longest]:
+            cost[i + longest] = c
+            step[i + longest] = longest
+            source[i + longest] = d
+            last[i + longest] = d
+
+
+def symbols(data, lengths, distances):
+    """Each token's literal/length symbol, distance symbol (-1 for a
+    literal), and its length's and distance's extra values."""
+    literal_symbols, distance_symbols, length_extra, distance_extra = [], [], [], []
+    pos, last = 0, 1
+    for length, d in zip(lengths, distances):
+        if d == 0:
+            literal_symbols.append(data[pos])
+            distance_symbols.append(-1)
+            length_extra.append(0)
+            distance_extra.append(0)
+        else:
+            v = length - MIN_COPY
+            s = slot(v)
+            literal_symbols.append(LITERALS + s)
+            length_extra.append(v - slot_base(s))
+            if d == last:
+                distance_symbols.append(REPEAT)
+                distance_extra.append(0)
+            else:
+                s = slot(d - 1)
+                distance_symbols.append(1 + s)
+                distance_extra.append(d - 1 - slot_base(s))
+            last = d
+        pos += length
+    return literal_symbols, distance_symbols, length_extra, distance_extra
+
+
+def code_lengths(literal_symbols, distance_symbols):
+    """The literal/length and distance codes' lengths for these symbols,
+    each over the symbols up to the largest used (``_coding_lz``)."""
+    top = max(literal_symbols)
+    copies = top >= LITERALS
+    length_slots = top - LITERALS + 1 if copies else 0
+    distance_slots = max(max(distance_symbols), 0)
+    literal_freq = [0] * (LITERALS + length_slots)
+    for s in literal_symbols:
+        literal_freq[s] += 1
+    distance_freq = [0] * (1 + distance_slots)
+    for s in distance_symbols:
+        if s >= 0:
+            distance_freq[s] += 1
+    return (huffman.code_lengths(literal_freq, MAX_CODE),
+            huffman.code_lengths(distance_freq, MAX_CODE) if copies
+            else [0] * (1 + distance_slots))
+
+
+def table_symbols(lengths):
+    """Code lengths as ``(table symbols, extra values)`` (``_lz.table_symbols``)."""
+    out, extra = [], []
+    n = len(lengths)
+    i = 0
+    while i < n:
+        v = lengths[i]
+        run = 1
+        while i + run < n and lengths[i + run] == v:
+            run += 1
+        i += run
+        if v != 0:
+            out.append(v)
+            extra.append(0)
+            run -= 1
+        while run >= 3:
+            if v == 0:
+                take = min(run, 138)
+                out.append(MORE_ZEROS if take >= 11 else ZEROS)
+                extra.append(take - (11 if take >= 11 else 3))
+            else:
+                take = min(run, 6)
+                out.append(AGAIN)
+                extra.append(take - 3)
+            run -= take
+        out += [v] * run
+        extra += [0] * run
+    return out, extra
+
+
+def pack(literal_symbols, distance_symbols, length_extra, distance_extra):
+    """``(payload, literal/length code lengths, distance code lengths)``."""
+    literal_lengths, distance_lengths = code_lengths(literal_symbols, distance_symbols)
+    table, table_values = table_symbols(literal_lengths + distance_lengths)
+    table_freq = [0] * TABLE_SYMBOLS
+    for s in table:
+        table_freq[s] += 1
+    table_lengths = huffman.code_lengths(table_freq, TABLE_CODE)
+    table_codes = huffman.canonical_codes(table_lengths)
+    literal_codes = huffman.canonical_codes(literal_lengths)
+    distance_codes = huffman.canonical_codes(distance_lengths)
+    out = BitWriter()
+    put = out.put
+    for s in range(TABLE_SYMBOLS):
+        put(table_lengths[s], TABLE_CODE_BITS)
+    for s, value in zip(table, table_values):
+        put(table_codes[s], table_lengths[s])
+        put(value, table_extra(s))
+    for t, s in enumerate(literal_symbols):
+        put(literal_codes[s], literal_lengths[s])
+        if s < LITERALS:
+            continue
+        put(length_extra[t], slot_extra(s - LITERALS))
+        d = distance_symbols[t]
+        put(distance_codes[d], distance_lengths[d])
+        if d != REPEAT:
+            put(distance_extra[t], slot_extra(d - 1))
+    head = bytes([len(literal_lengths) - LITERALS, len(distance_lengths) - 1])
+    return head + out.finish(), literal_lengths, distance_lengths
+
+
+def encode(data, max_chain=QUICK_CHAIN, passes=QUICK_PASSES):
+    """The smallest payload of ``passes`` parses of block ``data`` (bytes,
+    not empty) over ``max_chain`` candidates (``_coding_lz._encode_small``);
+    by default the quick parse's."""
+    found = matches(data, max_chain)
+    literal_price, distance_price = first_prices(histogram(data), len(data))
+    best = None
+    for _ in range(passes):
+        tokens = parse(data, found, literal_price, distance_price)
+        payload, literal_lengths, distance_lengths = pack(*symbols(data, *tokens))
+        if best is None or len(payload) < len(best):
+            best = payload
+        literal_price, distance_price = prices(literal_lengths, distance_lengths)
+    return best
+
+
+# -- decoding ---------------------------------------------------------------------
+
+COPY_FLAG = 1 << 8
+
+
+def _read_table(reader, n):
+    """``(problem, code lengths)``: ``n`` code lengths from the table."""
+    table_lengths = [reader.read(TABLE_CODE_BITS) for _ in range(TABLE_SYMBOLS)]
+    if not huffman.is_complete(table_lengths, HUFFMAN_MAX_LENGTH):
+        return BAD_TABLE, None
+    table = huffman.decoding_table(table_lengths, list(range(TABLE_SYMBOLS)), TABLE_CODE)
+    lengths = []
+    while len(lengths) < n:
+        if reader.overrun():
+            return BAD_TABLE, None
+        entry = table[reader.peek(TABLE_CODE)]
+        if entry == 0:
+            return BAD_TABLE, None
+        reader.skip(entry & 15)
+        s = entry >> 4
+        if s <= MAX_CODE:
+            lengths.append(s)
+            continue
+        run = reader.read(table_extra(s))
+        if s == AGAIN:
+            if not lengths:
+                return BAD_TABLE, None
+            value = lengths[-1]
+            run += 3
+        else:
+            value = 0
+            run += 3 if s == ZEROS else 11
+        if run > n - len(lengths):
+            return BAD_TABLE, None
+        lengths += [value] * run
+    return 0, lengths
+
+
+def decode(payload, size):
+    """``(problem, bytes)``: the LZ payload decoded, as ``_lz.decode_payload``
+    decides it (problem 0 and ``size`` bytes, or a problem number)."""
+    if len(payload) < HEAD or payload[0] > SLOTS or payload[1] > SLOTS:
+        return BAD_HEAD, b""
+    length_slots, distance_slots = payload[0], payload[1]
+    n_literal = LITERALS + length_slots
+    reader = BitReader(payload, HEAD)
+    problem, lengths = _read_table(reader, n_literal + 1 + distance_slots)
+    if problem:
+        return problem, b""
+    literal_lengths, distance_lengths = lengths[:n_literal], lengths[n_literal:]
+    if not huffman.is_complete(literal_lengths, HUFFMAN_MAX_LENGTH):
+        return BAD_LITERAL_CODE, b""
+    if any(distance_lengths) and not huffman.is_complete(distance_lengths, HUFFMAN_MAX_LENGTH):
+        return BAD_DISTANCE_CODE, b""
+    literal_payloads = list(range(LITERALS)) + [
+        COPY_FLAG | (slot_extra(s) << 9) | ((MIN_COPY + slot_base(s)) << 14)
+        for s in range(length_slots)]
+    distance_payloads = [0] + [1 | (slot_extra(s) << 1) | ((1 + slot_base(s)) << 6)
+                               for s in range(distance_slots)]
+    literal_bits = max(max(literal_lengths), 1)
+    distance_bits = max(max(distance_lengths), 1)
+    literal_table = huffman.decoding_table(literal_lengths, literal_payloads, literal_bits)
+    distance_table = huffman.decoding_table(distance_lengths, distance_payloads, distance_bits)
+    return _tokens(reader, literal_table, literal_bits, distance_table, distance_bits, size)
+
+
+def _tokens(reader, literal_table, literal_bits, distance_table, distance_bits, size):
+    """``(problem, bytes)``: the tokens from the reader's position decoded
+    into ``size`` bytes, the stream ending cleanly after them."""
+    padded, end, pos = reader.padded, reader.end, reader.pos
+    literal_shift, distance_shift = 64 - literal_bits, 64 - distance_bits
+    out = bytearray()
+    last = 1
+    while len(out) < size:
+        if pos > end:
+            return BAD_TOKEN, b""
+        window = (int.from_bytes(padded[pos >> 3:(pos >> 3) + 8], "big") << (pos & 7)) & MASK64
+        entry = literal_table[window >> literal_shift]
+        if entry == 0:
+            return BAD_TOKEN, b""
+        n = entry & 15
+        p = entry >> 4
+        if p < COPY_FLAG:
+            out.append(p)
+            pos += n
+            continue
+        extra = (p >> 9) & 31
+        length = (p >> 14) + ((((window << n) & MASK64) >> (64 - extra)) if extra else 0)
+        pos += n + extra
+        window = (int.from_bytes(padded[pos >> 3:(pos >> 3) + 8], "big") << (pos & 7)) & MASK64
+        entry = distance_table[window >> distance_shift]
+        if entry == 0:
+            return BAD_TOKEN, b""
+        n = entry & 15
+        pos += n
+        p = entry >> 4
+        if p:
+            extra = (p >> 1) & 31
+            last = (p >> 6) + ((((window << n) & MASK64) >> (64 - extra)) if extra else 0)
+            pos += extra
+        here = len(out)
+        if last > here or length > size - here:
+            return BAD_COPY, b""
+        if last >= length:
+            out += out[here - last:here - last + length]
+        else:
+            out += (out[here - last:] * (length // last + 1))[:length]
+    if pos > end:
+        return BAD_TOKEN, b""
+    spare = end - pos
+    reader.pos = pos
+    if spare >= 8 or reader.peek(spare) != 0:
+        return BAD_END, b""
+    return 0, bytes(out)
