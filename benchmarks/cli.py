@@ -4,7 +4,8 @@
     python benchmarks/cli.py --large 1024    # also a 1024 MB generated file
 
 Start-up: wall time of ``gagebpe -c`` and ``-dc`` on a 1 KB file (small
-jobs run the kernels as plain Python, without loading Numba) and on a 64 KB
+jobs run in plain Python, without loading Numba: small_jobs.py measures them
+beside their peers) and on a 64 KB
 file (compiled kernels), with an empty kernel cache (cold: Numba compiles)
 and a warm one, next to ``gzip -c`` in the same run; best of ``--repeat``
 for the warm runs.

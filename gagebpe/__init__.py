@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ._file import GageBPEFile, open
     from ._stream import Compressor, Decompressor, compress, decompress
 
-__version__ = "0.18.0"
+__version__ = "0.19.0"
 
 from . import fsspec as _fsspec  # noqa: E402  (registers "gbpe" when fsspec loads)
 

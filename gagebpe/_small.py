@@ -19,12 +19,14 @@ DELIMITED_MAX, or MIXED_MAX where it looks like text), and the shortest
 stream is kept, the earlier on a tie.  Other small blocks (DNA, records of a fixed length)
 take the grammar codings, which only the kernels have (``_block``).
 
-Imports ``_container`` and ``plain.lags``, neither of which loads NumPy.
+Imports ``_container``, ``_levels`` and ``plain.lags``, none of which
+loads NumPy.
 """
 from typing import Callable, NamedTuple
 
 from . import _container
 from ._container import LZ, MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, STORED
+from ._levels import MIXED_MAX
 from .plain import lags
 
 SMALL_BLOCK = 4 << 10
@@ -33,13 +35,12 @@ PACKED_VALUES = 16
 # bytes (DNA, records and runs included: pieces of 256 bytes of them were
 # never coded smaller by one).
 TINY = 256
-MIXED_MAX = 2 << 10
 DELIMITED_MAX = _container.SIZED[MIXED_DELIMITED][1]
 # Past DELIMITED_MAX bytes a block is coded by one mixing model, not two:
 # MIXED_PRIMED where it looks like text (at most one byte in TEXT_OTHER
 # outside TEXT_BYTES), else MIXED_MATCH, whose model knows nothing of text
-# and so wastes less on binary data.  Coding both and keeping the smaller
-# was 0.1-0.2% smaller on pieces of 256 B to 2 KB, in twice the time.
+# and so wastes less on binary data (docs/DESIGN.md, "Small inputs", says
+# what coding both would gain, in twice the time).
 TEXT_BYTES = bytes([9, 10, 13, *range(32, 127), *range(128, 256)])
 TEXT_OTHER = 20
 
