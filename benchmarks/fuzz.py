@@ -92,7 +92,7 @@ def seeds():
 def block_spans(stream):
     """``[(start, end), ...]`` of a gbpe stream's blocks, as the container's
     parser finds them (none if it is not a well-formed single stream)."""
-    from gagebpe import _container
+    from gagebpe.format import container as _container
     parser, view, pos, spans = _container.Parser(), memoryview(stream), 0, []
     try:
         while not parser.done:
@@ -173,7 +173,7 @@ def mutate(rng, seed, other):
 def _compact_at(blob):
     """Where the compact block header of a one-block stream of version 7 to
     11 begins, or 0 if ``blob`` is no such stream."""
-    from gagebpe import _container
+    from gagebpe.format import container as _container
     if blob[:2] == _container.SHORT_MAGIC:
         return len(_container.SHORT_MAGIC)
     if blob[:1] == _container.SHORT_MAGIC[:1]:
@@ -187,7 +187,7 @@ def _compact_field(blob, which, value):
     payload size (1) written as ``value``, as a varint of any length it
     takes (in version 11, whose coding byte names the size, the first
     varint is the payload size)."""
-    from gagebpe import _container
+    from gagebpe.format import container as _container
     at = _compact_at(blob) + 1
     try:
         for _ in range(which):

@@ -23,7 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from gagebpe import _coded_sequence, _coding_sorted, _grammar, _levels
+from gagebpe.kernels import coded_sequence as _coded_sequence, grammar as _grammar
+from gagebpe.format.codings import sorted_rules as _coding_sorted
+from gagebpe.encoder import levels as _levels
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _shared import CORPUS  # noqa: E402

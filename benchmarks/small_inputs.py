@@ -23,7 +23,7 @@ import zlib
 from pathlib import Path
 
 import gagebpe
-from gagebpe._levels import DEFAULT_LEVEL
+from gagebpe.encoder.levels import DEFAULT_LEVEL
 
 from _shared import CORPUS, command_line, write_readme
 

@@ -23,7 +23,7 @@ both grammars coded by one simple coding of rules of any length (one
 Huffman code over the sequence and then every rule's right side, one over
 the rules' lengths): real bytes for long rules with a coding of their own.
 
-Imports gagebpe's private ``_grammar`` and ``_block``: an experiment on
+Imports gagebpe's private ``kernels.grammar`` and ``encoder.block``: an experiment on
 the engine, like ``grammar_costs.py``.
 """
 import argparse
@@ -34,7 +34,8 @@ import time
 import numpy as np
 from numba import njit
 
-from gagebpe import _block, _coded_sequence, _grammar
+from gagebpe.encoder import block as _block
+from gagebpe.kernels import coded_sequence as _coded_sequence, grammar as _grammar
 
 from _shared import CORPUS
 
@@ -139,7 +140,7 @@ def top_down(data):
 
 
 def as_pairs(ids, rules):
-    """The top-down grammar ``(ids, rules)`` as a ``_grammar.Grammar`` of
+    """The top-down grammar ``(ids, rules)`` as a ``kernels.grammar.Grammar`` of
     pairs: rule body ``s1 s2 s3 ...`` becomes ``((s1 s2) s3) ...``, each
     distinct pair one merge; counts are each merge's occurrences in the
     sequence with every later merge undone."""

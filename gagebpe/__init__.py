@@ -18,14 +18,15 @@ it; the block under ``TYPE_CHECKING`` says where each comes from.
 import importlib
 from typing import TYPE_CHECKING
 
-from ._container import StreamInfo, describe
+from .format.container import StreamInfo, describe
 from ._errors import DEFAULT_LIMIT, GageBPEError, KernelCacheWarning
-from ._levels import DEFAULT_LEVEL
+from .encoder.levels import DEFAULT_LEVEL
 
 if TYPE_CHECKING:
     from . import gage1994, grammar
-    from ._file import GageBPEFile, open
-    from ._stream import Compressor, Decompressor, compress, decompress
+    from .decoder.file import GageBPEFile, open
+    from .decoder.stream import Decompressor, decompress
+    from .encoder.stream import Compressor, compress
 
 __version__ = "0.19.0"
 
@@ -34,9 +35,9 @@ from . import fsspec as _fsspec  # noqa: E402  (registers "gbpe" when fsspec loa
 _fsspec.install()
 
 _LAZY = {
-    "GageBPEFile": "._file", "open": "._file",
-    "Compressor": "._stream", "Decompressor": "._stream",
-    "compress": "._stream", "decompress": "._stream",
+    "GageBPEFile": ".decoder.file", "open": ".decoder.file",
+    "Compressor": ".encoder.stream", "Decompressor": ".decoder.stream",
+    "compress": ".encoder.stream", "decompress": ".decoder.stream",
     "grammar": ".grammar", "gage1994": ".gage1994",
 }
 

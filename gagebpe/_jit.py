@@ -165,6 +165,12 @@ def _kernel_cache_class():
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
 
+        def get_disambiguator(self):
+            # All kernels share one directory, and modules in different
+            # folders may share a name: their path keeps them apart.
+            where = os.path.relpath(self._py_file, PACKAGE_DIR)
+            return f"{os.path.splitext(where)[0].replace(os.sep, '.')}-{self._lineno}"
+
         def get_source_stamp(self):
             return stamp
 
@@ -232,8 +238,8 @@ else:
         A kernel whose loop also grows arrays (reassigning them) counts
         references to them at every turn, leaf calls or not: its loop
         moves into a leaf that fills them until one is full, and the
-        kernel grows them between calls (``_pretokenize._cut``,
-        ``_distinct._number``: 63% of byte-level encoding's samples)."""
+        kernel grows them between calls (``tokenizers.kernels.pretokenize._cut``,
+        ``tokenizers.kernels.distinct._number``: 63% of byte-level encoding's samples)."""
         if leaf:
             options["_nrt"] = False
 

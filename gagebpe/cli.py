@@ -112,7 +112,7 @@ def parser():
 
 
 def _version():
-    from gagebpe import __version__
+    from . import __version__
     return __version__
 
 
@@ -181,7 +181,7 @@ def _plain_job(args, names):
         return True
     if args.recursive or "-" in names or args.format == "gage1994":
         return False
-    from gagebpe.plain import stream
+    from .plain import stream
     seconds = 0.0
     for name in names:
         try:
@@ -220,7 +220,7 @@ def _die_cleanly(signum, frame):
 def _say_cache_warnings(run):
     """A kernel cache that cannot be used is said in one line on stderr,
     not as a Python warning with its source line."""
-    from gagebpe import KernelCacheWarning
+    from . import KernelCacheWarning
     show = warnings.showwarning
 
     def say(message, category, *args, **kwargs):
@@ -428,7 +428,7 @@ def _decompress(run, source, size, out, name):
 
 
 def _plain():
-    from gagebpe.plain import stream
+    from .plain import stream
     return stream
 
 
@@ -499,7 +499,7 @@ def _progress(run, size, name):
 # -- listing ----------------------------------------------------------------------
 
 def list_file(run, name):
-    from gagebpe import GageBPEError, describe
+    from . import GageBPEError, describe
     if name == "-":
         raise Problem("-l needs file names, not standard input")
     if _format_of(run.args, name) == "gage1994":

@@ -18,7 +18,7 @@ import shutil
 import uuid
 from contextlib import contextmanager
 
-from . import _levels
+from .encoder import levels as _levels
 
 SUFFIX = ".gbpe"
 COPY_SIZE = 1 << 22
@@ -27,8 +27,8 @@ COPY_SIZE = 1 << 22
 def _worker_setup():
     """Import gagebpe (registering ``gbpe`` with fsspec when it loads) and
     load the kernels a round trip needs from the cache, once per worker."""
-    from . import _stream
-    _stream.decompress(_stream.compress(b"gagebpe worker " * 4096))
+    from . import compress, decompress
+    decompress(compress(b"gagebpe worker " * 4096))
 
 
 def setup_workers(client):
@@ -70,7 +70,7 @@ def decompress_files(client, paths):
 
 
 def _compress_file(path, level, block_size):
-    from ._file import GageBPEFile
+    from .decoder.file import GageBPEFile
     target = path + SUFFIX
     with _complete_or_nothing(target) as tmp, open(path, "rb") as source, \
             GageBPEFile(tmp, "wb", level=level, block_size=block_size) as out:
@@ -79,7 +79,7 @@ def _compress_file(path, level, block_size):
 
 
 def _decompress_file(path):
-    from ._file import GageBPEFile
+    from .decoder.file import GageBPEFile
     target = path[:-len(SUFFIX)]
     with _complete_or_nothing(target) as tmp, GageBPEFile(path, "rb") as source, \
             open(tmp, "wb") as out:

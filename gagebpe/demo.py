@@ -8,7 +8,7 @@ import time
 import zlib
 
 import gagebpe
-from gagebpe.sample import sample
+from .sample import sample
 
 
 def _timed(fn, *args):

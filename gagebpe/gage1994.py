@@ -18,8 +18,8 @@ expand past 64 KiB are refused as malformed (the 1994 program writes at
 most 5000 bytes per block).  docs/FORMAT.md, section 6, specifies the
 format.
 
-Imports the private ``_gage1994_stream``.
+Imports the private ``format.gage1994``.
 """
-from ._gage1994_stream import SUFFIX, Compressor, Decompressor, compress, decompress
+from .format.gage1994 import SUFFIX, Compressor, Decompressor, compress, decompress
 
 __all__ = ["compress", "decompress", "Compressor", "Decompressor", "SUFFIX"]

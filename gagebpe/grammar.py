@@ -12,11 +12,11 @@ Greedy BPE in Re-Pair's form: every non-overlapping occurrence, left to
 right, of the most frequent adjacent pair is replaced by a new symbol, ties
 going to the smallest pair (a, b), until no pair occurs ``min_count`` times.
 
-Imports the private ``_grammar``.
+Imports the private ``kernels.grammar``.
 """
 import numpy as np
 
-from ._grammar import N_BYTES, Grammar, build, decoded_size, expand
+from .kernels.grammar import N_BYTES, Grammar, build, decoded_size, expand
 
 __all__ = ["Grammar", "encode", "decode"]
 

@@ -14,8 +14,9 @@ Needs numcodecs (the ``numcodecs`` extra).  Malformed chunks raise
 from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray, ndarray_copy
 
-from ._levels import DEFAULT_LEVEL, settings
-from ._stream import compress, decompress, decompress_into
+from .encoder.levels import DEFAULT_LEVEL, settings
+from .decoder.stream import decompress, decompress_into
+from .encoder.stream import compress
 
 __all__ = ["GageBPE"]
 

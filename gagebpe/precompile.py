@@ -18,7 +18,7 @@ grammar API and the tokenizers run once over small generated inputs, each
 checked.
 
 Imports the public API, ``_jit`` to say where the cache is, and
-``_one_block`` to compile the kernel of each coding's one-block streams.
+``format.fast`` to compile the kernel of each coding's one-block streams.
 """
 import sys
 import time
@@ -36,7 +36,7 @@ def _check(ok, what):
 def _exercise():
     """Run every code path that has kernels of its own."""
     import gagebpe
-    from gagebpe.sample import sample
+    from .sample import sample
 
     rng = np.random.default_rng(1994)
     dna = rng.choice(np.frombuffer(b"ACGT", np.uint8), 1 << 21).tobytes()
@@ -68,19 +68,19 @@ def _exercise():
     # a stream of one block takes its coding's kernel: FOLDED and MIXED
     # (which only 0.11 wrote) come as one block from none of the inputs
     # above, but may from anyone's data or older files
-    from gagebpe import _one_block
+    from .format import fast as _one_block
     _one_block.compile_kernels()
     g = gagebpe.grammar.encode(sample(5000))
     _check(gagebpe.grammar.decode(g.merges, g.ids) == sample(5000), "grammar.decode")
     for data in (sample(20000), b"a" * 6000, bytes(range(256)) * 8):
         _check(gagebpe.gage1994.decompress(gagebpe.gage1994.compress(data)) == data, "gage1994")
-    from gagebpe.tokenizers import WordBPE
+    from .tokenizers import WordBPE
     text = sample(200_000).decode()
     for ties in ("first", "subword-nmt"):
         bpe = WordBPE.train(text, 300, ties=ties)
         _check(bpe.apply(text).replace("@@ ", "") == text, "WordBPE.apply")
         bpe.encode_ids(text[:1000])
-    from gagebpe.tokenizers import ByteBPE
+    from .tokenizers import ByteBPE
     for pattern, ties in (("gpt2", "first"), ("cl100k", "rustbpe"), ("gpt4", "first")):
         bpe = ByteBPE.train(text, 400, pattern=pattern, ties=ties, special_tokens=["<|x|>"])
         ids = bpe.encode(text + "<|x|>" + "a" * 500, allowed_special="all")
@@ -119,7 +119,7 @@ def kernel_counts():
 
 
 def main():
-    from gagebpe import _jit
+    from . import _jit
     if _jit.PURE_PYTHON:
         print("gagebpe.precompile: NUMBA_DISABLE_JIT is set; nothing to compile",
               file=sys.stderr)

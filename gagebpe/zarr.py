@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from zarr.abc.codec import BytesBytesCodec
 from zarr.core.common import parse_named_configuration
 
-from ._levels import DEFAULT_LEVEL, settings
-from ._stream import compress, decompress
+from .encoder.levels import DEFAULT_LEVEL, settings
+from .decoder.stream import decompress
+from .encoder.stream import compress
 
 __all__ = ["GageBPECodec"]
 

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, settings, strategies as st
 
 import gagebpe
-from gagebpe import _block, _container, _levels, _small
+from gagebpe.encoder import block as _block, levels as _levels, small as _small
+from gagebpe.format import container as _container
 
 # First calls compile the kernels; warm them once (below) and never let a
 # deadline trip on a compile.  CI runs a fixed, derandomised budget.
@@ -112,7 +113,7 @@ def bomb(blocks, block_size=1 << 26):
 
 def one_block(blob):
     """The block of the one-block stream ``blob``, header and payload,
-    framed as in the block layout (``_container.block``)."""
+    framed as in the block layout (``format.container.block``)."""
     parser = _container.Parser()
     header, n = parser.parse(blob)
     assert parser._one_block
@@ -157,7 +158,7 @@ def check_readers_agree(blob, version):
     """Check that every reader refuses the stream ``blob`` (forged, say),
     or that each decodes it to the same bytes, a stream of ``version``:
     those bytes, or None."""
-    from gagebpe import _one_block
+    from gagebpe.format import fast as _one_block
     try:
         out = gagebpe.decompress(blob)
     except (gagebpe.GageBPEError, EOFError):
@@ -242,7 +243,7 @@ def without_lz(data, level=6):
     """The one-block stream of ``data`` as ``level`` writes it, LZ aside:
     for tests of the codings LZ would otherwise win over (every level codes
     small blocks as LZ where smaller)."""
-    from gagebpe import _block, _levels
+    from gagebpe.encoder import block as _block, levels as _levels
     level = _levels.LEVELS[level]
     coding, payload = _block.encode(data, level.min_count, level.probe, None, level.fold,
                                     level.context_from, level.small_counts, level.more_counts,

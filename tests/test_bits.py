@@ -2,7 +2,7 @@
 import numpy as np
 from hypothesis import given, strategies as st
 
-from gagebpe import _bits
+from gagebpe.kernels import bits as _bits
 
 
 @given(st.integers(0, 32), st.integers(0, 300), st.integers(0, 2**32))

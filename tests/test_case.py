@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _block, _case, _coding_folded
-from gagebpe._container import FOLDED, SORTED
+from gagebpe.encoder import block as _block
+from gagebpe.kernels import case as _case
+from gagebpe.format.codings import folded as _coding_folded
+from gagebpe.format.container import FOLDED, SORTED
 
 from conftest import assert_corruptions_refused, payload_spans
 
@@ -130,7 +132,7 @@ def test_non_text_is_not_folded():
 
 
 def test_level_9_keeps_the_smallest_of_its_pair_counts_on_small_blocks():
-    from gagebpe import _levels
+    from gagebpe.encoder import levels as _levels
     from gagebpe.sample import sample
     level = _levels.settings(9)
     data = sample(11_000)
@@ -148,7 +150,7 @@ def test_level_9_keeps_the_smallest_of_its_pair_counts_on_small_blocks():
 
 
 def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
-    from gagebpe import _levels
+    from gagebpe.encoder import levels as _levels
     level = _levels.settings(9)
     # random words seen three times each: whole words pay only as merges
     # of pairs counted 3 times
@@ -168,7 +170,7 @@ def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
 
 
 def test_level_9_keeps_the_smaller_of_its_grammars_by_count_and_by_gain():
-    from gagebpe import _levels
+    from gagebpe.encoder import levels as _levels
     from gagebpe.sample import sample
     level = _levels.settings(9)
     assert level.by_gain

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _checksum, _container
+from gagebpe.kernels import xxh64 as _checksum
+from gagebpe.format import container as _container
 
 # Published by xxHash's reference implementation (and the `xxhash` package).
 VECTORS = [

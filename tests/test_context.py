@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _block, _coding_context, _coding_sorted, _levels
-from gagebpe._container import CONTEXT, CONTEXT_LONG
+from gagebpe.encoder import block as _block, levels as _levels
+from gagebpe.format.codings import context as _coding_context, sorted_rules as _coding_sorted
+from gagebpe.format.container import CONTEXT, CONTEXT_LONG
 from gagebpe.sample import sample
 
 from conftest import byte_strings, payload_spans

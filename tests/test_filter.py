@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _block, _container, _filter
-from gagebpe._container import (CONTEXT_LONG, FILTERED, PACKED, SORTED, SORTED_LONG,
-                                STORED)
+from gagebpe.encoder import block as _block
+from gagebpe.format import container as _container
+from gagebpe.kernels import filters as _filter
+from gagebpe.format.container import CONTEXT_LONG, FILTERED, PACKED, SORTED, SORTED_LONG, STORED
 from gagebpe.sample import sample
 
 from conftest import block_layout, payload_spans

@@ -82,7 +82,7 @@ def test_where_the_original_expander_overflows():
 
 def _max_depth(blob):
     """The deepest pair nesting over the blocks of a 1994 file."""
-    from gagebpe import _gage1994
+    from gagebpe.kernels import gage1994 as _gage1994
     data = np.frombuffer(blob, np.uint8)
     left = np.zeros(256, np.int64)
     right = np.zeros(256, np.int64)

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from gagebpe import GageBPEError, _grammar, _pairs, _repair, grammar
+from gagebpe import GageBPEError, grammar
+from gagebpe.kernels import grammar as _grammar, pairs as _pairs, re_pair as _repair
 from gagebpe.sample import sample
 from conftest import byte_strings
 from reference import bpe, count_pairs
@@ -122,7 +123,7 @@ def test_decode_rejects_a_bomb():
 def test_a_larger_smallest_count_cuts_the_grammar_back(data, min_count):
     # Merge counts never rise, so level 9's small blocks build once at the
     # smallest count and cut back for the others (_block.BuiltOnce).
-    from gagebpe import _block
+    from gagebpe.encoder import block as _block
     built = _grammar.build(data, 2)
     assert (np.diff(built.counts) <= 0).all()
     direct = _grammar.build(data, min_count)
@@ -134,7 +135,7 @@ def test_a_larger_smallest_count_cuts_the_grammar_back(data, min_count):
 
 def gain_bits(ids, pair, count):
     """Bits that merging ``count`` occurrences of ``pair`` saves in the
-    order-0 entropy of ``ids``, less the merge's entry (``_repair._gain``)."""
+    order-0 entropy of ``ids``, less the merge's entry (``kernels.re_pair.kernels.gain``)."""
     def flog(f):
         return f * math.log2(f) if f > 0 else 0.0
     freq = Counter(ids)

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import gagebpe
-from gagebpe import GageBPEError, _container
+from gagebpe import GageBPEError
+from gagebpe.format import container as _container
 from gagebpe.sample import sample
 
 from conftest import as_version, block_layout, unprimed

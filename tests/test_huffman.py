@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from gagebpe import _huffman
+from gagebpe.kernels import huffman as _huffman
 
 
 def freqs_strategy():

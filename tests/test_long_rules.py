@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import gagebpe
-from gagebpe import _coding_context, _coding_sorted, _container, _grammar, _long_rules
-from gagebpe import _one_block, _prefix, _sorted_table
+from gagebpe.format.codings import context as _coding_context, sorted_rules as _coding_sorted
+from gagebpe.format import container as _container
+from gagebpe.kernels import grammar as _grammar, long_rules as _long_rules
+from gagebpe.format import fast as _one_block
+from gagebpe.kernels import cutoff as _prefix, sorted_table as _sorted_table
 from gagebpe._errors import GageBPEError
 from gagebpe.sample import sample
 from conftest import check_every_reader, payload_spans

@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import gagebpe
-from gagebpe import _block, _coding_lz, _container, _lz, _one_block
-from gagebpe._container import LZ
+from gagebpe.encoder import block as _block
+from gagebpe.format.codings import lz as _coding_lz
+from gagebpe.format import container as _container, fast as _one_block
+from gagebpe.kernels import lz as _lz
+from gagebpe.format.container import LZ
 from gagebpe.sample import sample
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,

@@ -7,8 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import gagebpe
-from gagebpe import GageBPEError, _coding_packed, _container
-from gagebpe._checksum import block_check
+from gagebpe import GageBPEError
+from gagebpe.format.codings import packed as _coding_packed
+from gagebpe.format import container as _container
+from gagebpe.kernels.xxh64 import block_check
 from conftest import block_spans
 
 SAMPLES = {

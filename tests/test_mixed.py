@@ -12,7 +12,10 @@ from hypothesis import given, strategies as st
 
 import gagebpe
 from gagebpe.plain import tables
-from gagebpe import _block, _coding_mixed, _container, _mixing, _one_block
+from gagebpe.encoder import block as _block
+from gagebpe.format.codings import mixed as _coding_mixed
+from gagebpe.format import container as _container, fast as _one_block
+from gagebpe.kernels import mixing as _mixing
 from gagebpe.sample import sample
 
 from conftest import (CANTERBURY, as_version, block_layout, byte_strings, coding_of,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gagebpe
-from gagebpe import _container, _one_block
+from gagebpe.format import container as _container, fast as _one_block
 from gagebpe.sample import sample
 
 from conftest import (as_version, block_layout, block_spans, without_lz,

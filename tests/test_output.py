@@ -9,7 +9,9 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 import gagebpe
-from gagebpe import _block, _container, _inplace_bytes
+from gagebpe.encoder import block as _block
+from gagebpe.format import container as _container
+from gagebpe import _inplace_bytes
 from gagebpe.sample import sample
 from conftest import block_spans, byte_strings, payload_spans
 

@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _coding_lz, _coding_mixed, _filter, _mixing, _priming_text, _small
-from gagebpe._checksum import xxh64 as kernel_xxh64
+from gagebpe.format.codings import lz as _coding_lz, mixed as _coding_mixed
+from gagebpe.kernels import filters as _filter, mixing as _mixing
+from gagebpe.format import priming_text as _priming_text
+from gagebpe.encoder import small as _small
+from gagebpe.kernels.xxh64 import xxh64 as kernel_xxh64
 from gagebpe.plain import lags, lz, mixing, primed, stream, xxh64
 from gagebpe.sample import sample
 

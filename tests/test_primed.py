@@ -12,10 +12,14 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import GageBPEError, _block, _coding_mixed, _container, _mixing, _one_block
-from gagebpe._checksum import block_check
-from gagebpe._levels import MIXED_MAX
-from gagebpe._priming_text import PRIMING_TEXT
+from gagebpe import GageBPEError
+from gagebpe.encoder import block as _block
+from gagebpe.format.codings import mixed as _coding_mixed
+from gagebpe.format import container as _container, fast as _one_block
+from gagebpe.kernels import mixing as _mixing
+from gagebpe.kernels.xxh64 import block_check
+from gagebpe.encoder.levels import MIXED_MAX
+from gagebpe.format.priming_text import PRIMING_TEXT
 from gagebpe.sample import sample
 
 from conftest import (byte_strings, canterbury_files, check_every_reader, check_readers_agree,

@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import gagebpe
-from gagebpe import _block, _coding_repeats, _container, _repeats
-from gagebpe._container import CONTEXT, CONTEXT_LONG, REPEATS, SORTED, SORTED_LONG, STORED
+from gagebpe.encoder import block as _block
+from gagebpe.format.codings import repeats as _coding_repeats
+from gagebpe.format import container as _container
+from gagebpe.kernels import repeats as _repeats
+from gagebpe.format.container import CONTEXT, CONTEXT_LONG, REPEATS, SORTED, SORTED_LONG, STORED
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
                       as_version, coding_of, one_block, one_block_payload, unprimed,
@@ -243,7 +246,7 @@ def test_describe_counts_the_merges_inside():
 def test_a_stream_of_version_5_stays_readable():
     # Written by gagebpe 0.8.0 (format version 5, one-block layout) at
     # level 9: REPEATS over CONTEXT.
-    from gagebpe import _one_block
+    from gagebpe.format import fast as _one_block
     from gagebpe.sample import sample
     data = sample(12_000) + noise(3000, 8) + sample(12_000)[2000:6000] + noise(3000, 8)[:1000]
     blob = (Path(__file__).parent / "data" / "v0.8-level9.gbpe").read_bytes()

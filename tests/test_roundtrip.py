@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _container
+from gagebpe.format import container as _container
 from gagebpe.sample import sample
 from conftest import byte_strings
 
@@ -165,7 +165,7 @@ def test_decompress_into_a_buffer(parts, block_size):
     more blocks fill a buffer of exactly their size; any other size is
     refused before anything is decoded."""
     import numpy as np
-    from gagebpe._stream import decompress_into
+    from gagebpe.decoder.stream import decompress_into
     blob = b"".join(gagebpe.compress(p, block_size=block_size) for p in parts)
     want = b"".join(parts)
     out = bytearray(len(want))

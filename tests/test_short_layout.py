@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import GageBPEError, _block, _container, _mixing, _one_block
-from gagebpe._checksum import block_check
+from gagebpe import GageBPEError
+from gagebpe.encoder import block as _block
+from gagebpe.format import container as _container, fast as _one_block
+from gagebpe.kernels import mixing as _mixing
+from gagebpe.kernels.xxh64 import block_check
 from gagebpe.sample import sample
 
 from conftest import (as_version, check_every_reader, check_readers_agree, coding_of,

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe import _block, _coding_packed, _coding_sorted, _grammar, _prefix, _sorted_table
+from gagebpe.encoder import block as _block
+from gagebpe.format.codings import packed as _coding_packed, sorted_rules as _coding_sorted
+from gagebpe.kernels import grammar as _grammar, cutoff as _prefix, sorted_table as _sorted_table
 from gagebpe import grammar, sample
 
 DATA = Path(__file__).parent / "data"

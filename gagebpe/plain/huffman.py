@@ -1,5 +1,5 @@
 """Length-limited canonical Huffman codes in plain Python: the code
-lengths ``gagebpe._huffman.code_lengths`` gives for the same counts, the
+lengths ``gagebpe.kernels.huffman.code_lengths`` gives for the same counts, the
 canonical codes, and the completeness check, on lists of ints.
 
 Imports nothing.

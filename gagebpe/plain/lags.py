@@ -1,4 +1,4 @@
-"""Which lag, if any, a block's bytes repeat at (``gagebpe._filter``'s
+"""Which lag, if any, a block's bytes repeat at (``gagebpe.kernels.filters``'s
 choice of a filter), decided in exact integer arithmetic so that the
 kernels and the plain path agree on every block; and the repeat counts
 in plain Python.

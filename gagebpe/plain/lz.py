@@ -1,6 +1,6 @@
 """The LZ coding in plain Python (docs/FORMAT.md, section 4.11): the same
-matches, optimal parse, codes and bits as the kernels of ``gagebpe._lz``
-and the payload ``gagebpe._coding_lz`` writes, for a block small enough
+matches, optimal parse, codes and bits as the kernels of ``gagebpe.kernels.lz``
+and the payload ``gagebpe.format.codings.lz`` writes, for a block small enough
 to code without them; and the decoder.
 
 The parse compares float prices, so both paths take their first prices
@@ -30,7 +30,7 @@ ZEROS, MORE_ZEROS, AGAIN = MAX_CODE + 1, MAX_CODE + 2, MAX_CODE + 3
 TABLE_SYMBOLS = MAX_CODE + 4
 TABLE_CODE = 7
 TABLE_CODE_BITS = 3
-# The quick parse (``_coding_lz``): its chain and passes.
+# The quick parse (``format.codings.lz``): its chain and passes.
 QUICK_CHAIN = 32
 QUICK_PASSES = 3
 HUFFMAN_MAX_LENGTH = 20  # what the kernels' completeness check allows
@@ -89,7 +89,7 @@ def _price(lengths, n):
 
 def matches(data, max_chain):
     """For each position of ``data``, its matches as a list of ``(length,
-    distance)``, each longer than the one before (``_lz.matches`` over the
+    distance)``, each longer than the one before (``kernels.lz.matches`` over the
     whole block)."""
     n = len(data)
     mask = (1 << HASH_BITS) - 1
@@ -142,7 +142,7 @@ def _common(data, i, j, known, most):
 
 
 def parse(data, found, literal_price, distance_price):
-    """The cheapest tokens of ``data`` at these prices, as ``_lz.parse``
+    """The cheapest tokens of ``data`` at these prices, as ``kernels.lz.parse``
     finds them: ``(lengths, distances)``, distance 0 for a literal.  The
     costs are summed in the kernel's order, so they are the same doubles."""
     n = len(data)
@@ -207,7 +207,7 @@ def _distance_slots(n):
 def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price,
            length_price):
     """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
-    ``i`` (``_lz._offer``): past NICE, only the longest."""
+    ``i`` (``kernels.lz._offer``): past NICE, only the longest."""
     at = i + shortest
     for price in length_price[shortest:min(longest, NICE) + 1]:
         c = base_cost + price
@@ -257,7 +257,7 @@ def symbols(data, lengths, distances):
 
 def code_lengths(literal_symbols, distance_symbols):
     """The literal/length and distance codes' lengths for these symbols,
-    each over the symbols up to the largest used (``_coding_lz``)."""
+    each over the symbols up to the largest used (``format.codings.lz``)."""
     top = max(literal_symbols)
     copies = top >= LITERALS
     length_slots = top - LITERALS + 1 if copies else 0
@@ -275,7 +275,7 @@ def code_lengths(literal_symbols, distance_symbols):
 
 
 def table_symbols(lengths):
-    """Code lengths as ``(table symbols, extra values)`` (``_lz.table_symbols``)."""
+    """Code lengths as ``(table symbols, extra values)`` (``kernels.lz.table_symbols``)."""
     out, extra = [], []
     n = len(lengths)
     i = 0
@@ -337,7 +337,7 @@ def pack(literal_symbols, distance_symbols, length_extra, distance_extra):
 
 def encode(data, max_chain=QUICK_CHAIN, passes=QUICK_PASSES):
     """The smallest payload of ``passes`` parses of block ``data`` (bytes,
-    not empty) over ``max_chain`` candidates (``_coding_lz._encode_small``);
+    not empty) over ``max_chain`` candidates (``format.codings.lz._encode_small``);
     by default the quick parse's."""
     found = matches(data, max_chain)
     literal_price, distance_price = first_prices(histogram(data), len(data))
@@ -390,7 +390,7 @@ def _read_table(reader, n):
 
 
 def decode(payload, size):
-    """``(problem, bytes)``: the LZ payload decoded, as ``_lz.decode_payload``
+    """``(problem, bytes)``: the LZ payload decoded, as ``kernels.lz.decode_payload``
     decides it (problem 0 and ``size`` bytes, or a problem number)."""
     if len(payload) < HEAD or payload[0] > SLOTS or payload[1] > SLOTS:
         return BAD_HEAD, b""

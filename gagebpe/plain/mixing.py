@@ -1,6 +1,6 @@
 """The context-mixing model of the MIXED_MATCH, MIXED_DELIMITED and
 MIXED_PRIMED codings in plain Python: the same integers as the kernel
-(``gagebpe._mixing``, docs/FORMAT.md sections 4.12 to 4.15), computed on
+(``gagebpe.kernels.mixing``, docs/FORMAT.md sections 4.12 to 4.15), computed on
 Python ints and lists so that a small input is coded without NumPy or
 Numba.
 
@@ -13,10 +13,10 @@ comes from, so they share that loop.
 Imports ``_errors`` and its sibling ``tables``.
 """
 from .._errors import GageBPEError
-from .tables import (BIAS, BIT_HASH, CONTEXT_HASH, INPUTS, LEARNING, LIMIT, MASK32,
-                     MATCH_START, MAX_MATCH, MAX_MATCH_BITS, MAX_SIZE, MAX_SLOT_BITS, MIN_MATCH,
-                     MIN_SLOT_BITS, ORDERS, RATE, RUNS_PAST, SLOT_BITS_EXTRA, SQUASH, STRETCH,
-                     TOP, WEIGHT_START, PROBLEMS)
+from .tables import (BIAS, BIT_HASH, CONTEXT_HASH, INPUTS, LEARNING, LIMIT, MASK32, MATCH_START,
+                     MAX_MATCH, MAX_MATCH_BITS, MAX_SIZE, MAX_SLOT_BITS, MIN_MATCH, MIN_SLOT_BITS,
+                     ORDERS, RATE, RUNS_PAST, SLOT_BITS_EXTRA, SQUASH, STRETCH, TOP, WEIGHT_START,
+                     PROBLEMS)
 
 MIXERS = 2 * (ORDERS + 1)  # by how many orders are seen, and whether a match predicts
 
@@ -98,7 +98,7 @@ def code(model, buf, first, payload, decoding, delimited):
         h1 = (((history & 0xFF) | 0x1000000) * CONTEXT_HASH) & MASK32
         h2 = (((history & 0xFFFF) | 0x2000000) * CONTEXT_HASH) & MASK32
         h3 = ((history | 0x3000000) * CONTEXT_HASH) & MASK32
-        # The match model (``_mixing._next_match``).
+        # The match model (``kernels.mixing._next_match``).
         if length:
             ptr += 1
             if length < MAX_MATCH:
@@ -244,7 +244,7 @@ def code(model, buf, first, payload, decoding, delimited):
 
 def _ending(low, high):
     """The fewest bytes, and their value, whose every continuation lies in
-    ``low .. high`` (``_mixing._ending``)."""
+    ``low .. high`` (``kernels.mixing._ending``)."""
     for k in range(1, 4):
         shift = 32 - 8 * k
         value = (low + (1 << shift) - 1) >> shift

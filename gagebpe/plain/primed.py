@@ -7,9 +7,9 @@ process learns the text again.
 
 The file is the model's tables in a fixed order, little-endian, zlib
 compressed; ``compute`` makes them from the text, and a test holds the
-file, ``compute`` and the kernel's ``_mixing.primed`` to the same numbers.
+file, ``compute`` and the kernel's ``kernels.mixing.primed`` to the same numbers.
 
-Imports nothing of gagebpe's but ``_priming_text`` and its sibling
+Imports nothing of gagebpe's but ``format.priming_text`` and its sibling
 ``mixing``.
 """
 import os
@@ -17,7 +17,7 @@ import sys
 import zlib
 from array import array
 
-from .._priming_text import PRIMING_TEXT
+from ..format.priming_text import PRIMING_TEXT
 from . import mixing
 from .tables import PRIMED_BITS, PRIMED_COUNT, PRIMED_MATCH_BITS, PRIMED_MAX_SIZE
 

@@ -1,19 +1,19 @@
 """Small jobs without Numba or NumPy, for the command line: a whole input
-of at most ``_small.SMALL_BLOCK`` bytes that LZ codes alone, compressed by
+of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ codes alone, compressed by
 the small-input policy with plain coders (the same bytes as the kernels
-write: ``_small``); and streams of STORED, LZ and MIXED blocks decoded.
+write: ``encoder.small``); and streams of STORED, LZ and MIXED blocks decoded.
 
 Whatever this module does not take it declines, returning None: an input
 a grammar codes better, a stream with other codings, or one with any
 fault.  The caller then takes the kernels, which also say what is wrong
 with a faulty stream, so errors keep one source.
 
-Imports ``_small``, ``_container``, ``_levels`` and its siblings; none of
+Imports ``encoder.small``, ``format.container``, ``encoder.levels`` and its siblings; none of
 them loads NumPy.
 """
-from .. import _levels, _small
-from .._container import (LZ, MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, STORED,
-                          BlockHeader, Parser, Payload)
+from ..encoder import levels as _levels, small as _small
+from ..format.container import (LZ, MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, STORED,
+                                BlockHeader, Parser, Payload)
 from .._errors import GageBPEError
 from . import lags, lz, mixing, primed, xxh64
 
@@ -74,7 +74,7 @@ def decompress_seconds(data):
 
 
 def _units(data):
-    """The units (``_container.Parser``'s) of the concatenated streams
+    """The units (``format.container.Parser``'s) of the concatenated streams
     ``data``, each checked as it is parsed; None, and no more, at the first
     fault or where the input ends early."""
     view = memoryview(bytes(data))
@@ -122,7 +122,7 @@ def _decode(block, payload):
 
 
 def delimited_size(view, size, final, is_primed):
-    """``_coding_mixed.delimited_size`` with the plain decoders."""
+    """``format.codings.mixed.delimited_size`` with the plain decoders."""
     def decode(head, size):
         problem, end, _ = (primed.decode(head, size) if is_primed
                            else mixing.decode(head, size, delimited=True))

@@ -1,7 +1,7 @@
 """The fixed numbers of the context-mixing model, as plain Python: the
 format's constants (docs/FORMAT.md, sections 4.12 to 4.15), the squash,
 stretch and rate tables built from them, and what a decoder reports.
-``gagebpe._mixing`` takes them from here, so the kernel and the plain
+``gagebpe.kernels.mixing`` takes them from here, so the kernel and the plain
 model cannot disagree.
 
 Imports nothing.

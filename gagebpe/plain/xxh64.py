@@ -1,5 +1,5 @@
 """XXH64 with seed 0 in plain Python: the block data check
-(``gagebpe._checksum``), for blocks a plain job writes or reads.
+(``gagebpe.kernels.xxh64``), for blocks a plain job writes or reads.
 
 Imports nothing.
 """

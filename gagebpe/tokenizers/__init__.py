@@ -14,7 +14,7 @@ part where it lies, ``merge_counts`` in order, ``train_counts`` once.
 
 Imports the private ``_word``, ``_byte``, ``_counts`` and ``_errors``.
 """
-from .._errors import TokenizerError, UnknownCharacterError
+from ._errors import TokenizerError, UnknownCharacterError
 from ._byte import ByteBPE, DisallowedSpecialError
 from ._counts import merge_counts
 from ._word import WordBPE

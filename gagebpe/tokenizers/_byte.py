@@ -16,8 +16,8 @@ counts and merges the most frequent; ties go to the pair seen first in the
 text (``ties="first"``: minbpe's rule) or to the smallest pair of ids
 (``ties="rustbpe"``: rustbpe's).
 
-Imports ``_errors``, the kernels ``_byte_vocab``, ``_distinct``,
-``_rank_merge``, ``_word_merges``, and ``_patterns``,
+Imports ``_errors``, the kernels ``tokenizers.kernels.byte_vocab``, ``tokenizers.kernels.distinct``,
+``tokenizers.kernels.rank_merge``, ``tokenizers.kernels.word_merges``, and ``_patterns``,
 ``_unicode`` and ``_byte_files``.
 """
 import functools
@@ -28,8 +28,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .. import _byte_vocab, _distinct, _rank_merge, _word_merges
-from .._errors import TokenizerError
+from .kernels import (byte_vocab as _byte_vocab, distinct as _distinct, rank_merge as _rank_merge,
+                      word_merges as _word_merges)
+from ._errors import TokenizerError
 from . import _byte_files, _patterns, _unicode
 
 TIES = {"first": _word_merges.FIRST, "rustbpe": _word_merges.SMALLEST}

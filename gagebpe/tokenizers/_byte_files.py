@@ -22,7 +22,7 @@ Imports ``_errors``.
 import base64
 import json
 
-from .._errors import TokenizerError
+from ._errors import TokenizerError
 
 FORMAT = "gagebpe-bytebpe"
 

@@ -13,7 +13,7 @@ Imports ``_errors``.
 """
 import re
 
-from .._errors import TokenizerError
+from ._errors import TokenizerError
 
 VERSIONS = ("0.1", "0.2")
 

@@ -1,17 +1,17 @@
 """Pre-tokenization: the named patterns, and text cut into chunks by one.
 
 The named patterns (tiktoken's and minbpe's texts) are cut by a kernel
-scanner (``_pretokenize``) with the character classes of Unicode 16.0, as
+scanner (``tokenizers.kernels.pretokenize``) with the character classes of Unicode 16.0, as
 tiktoken's regular expressions have them; any other pattern, and o200k's,
 by the ``regex`` module (``pip install regex``), whose Unicode tables are
 its own.  ``None`` cuts nothing: the text is one chunk.
 
-Imports ``_pretokenize`` (a kernel), ``_unicode`` and ``_errors``.
+Imports ``tokenizers.kernels.pretokenize`` (a kernel), ``_unicode`` and ``_errors``.
 """
 import numpy as np
 
-from .. import _pretokenize
-from .._errors import TokenizerError
+from .kernels import pretokenize as _pretokenize
+from ._errors import TokenizerError
 from . import _unicode
 
 GPT2 = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""

@@ -19,7 +19,7 @@ Encoding merges the lowest-ranked pair present, repeatedly: the merges
 replayed in rank order.
 
 Imports ``_errors``, ``_jit`` (to know whether kernels are compiled), the
-kernels ``_word_merges`` and ``_rank_merge``, and ``_words`` and
+kernels ``tokenizers.kernels.word_merges`` and ``tokenizers.kernels.rank_merge``, and ``_words`` and
 ``_codes``.
 """
 import json
@@ -27,8 +27,9 @@ import re
 
 import numpy as np
 
-from .. import _distinct, _rank_merge, _word_merges, _word_text
-from .._errors import TokenizerError, UnknownCharacterError
+from .kernels import (distinct as _distinct, rank_merge as _rank_merge,
+                      word_merges as _word_merges, word_text as _word_text)
+from ._errors import TokenizerError, UnknownCharacterError
 from . import _codes, _words
 
 END = "</w>"

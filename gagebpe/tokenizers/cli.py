@@ -25,8 +25,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from gagebpe.tokenizers import ByteBPE, TokenizerError, WordBPE
-from gagebpe.tokenizers._words import line_pieces
+from . import ByteBPE, TokenizerError, WordBPE
+from ._words import line_pieces
 
 EXIT_OK, EXIT_ERROR = 0, 1
 PROGRESS_FROM = 1 << 24  # characters of input before a progress bar is worth it

@@ -1,0 +1,273 @@
+"""Decompressing gagebpe streams, in the shape of ``lzma``: the one-shot
+``decompress`` (which also reads the 1994 format, by name) and
+``decompress_into``, and the incremental ``Decompressor``.
+
+``Decompressor`` reads a stream as its bytes arrive, through the
+container's parser, decoding a block once all of it is there: its memory
+is bounded by the block size.  One-shot ``decompress`` parses the whole
+layout first, then decodes every block straight into the bytes it
+returns; a stream of one small block (a chunk) takes one kernel call
+instead (``format.fast``), where it can.
+
+Imports ``_arguments``, ``_errors``, ``_inplace_bytes``, ``encoder.block``
+(the block decoders), ``format.container``, ``format.fast`` and
+``format.gage1994``.
+"""
+import warnings
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import numpy as np
+
+from ..encoder import block as _block
+from ..format import container as _container, gage1994 as _gage1994_stream, fast as _one_block
+from .. import _inplace_bytes
+from .._arguments import check_format, check_limit, check_threads
+from ..format.container import BlockHeader, End, Parser, Payload
+from .._errors import DEFAULT_LIMIT, OVER_LIMIT, TRUNCATED, GageBPEError
+
+PLAUSIBLE_EXPANSION = 1024  # runs expand further; they take the joining path
+
+
+# -- decompressing ----------------------------------------------------------------
+
+def _decode(payload, version):
+    """The checked bytes of one block (a uint8 array)."""
+    out = np.empty(payload.block.size, np.uint8)
+    return _decode_into(payload, version, out)
+
+
+def _decode_into(payload, version, out):
+    block = payload.block
+    _block.decode(block.coding, payload.data, block.size, out)
+    _container.check_data(out, block.data_check, version)
+    return out
+
+
+class Decompressor:
+    """Decompress one gagebpe stream incrementally.
+
+    ``decompress(data, max_length=-1)`` returns at most ``max_length`` bytes
+    (all that is ready if negative).  After the stream's end, ``eof`` is true
+    and ``unused_data`` holds the bytes that followed it.  ``needs_input`` is
+    false while output is ready without more input.  With ``threads`` > 1
+    (0: one per core), up to that many complete blocks are decoded at once.
+    A block that would take the stream's output past ``limit`` bytes in all
+    (None: no limit) raises ``GageBPEError`` as soon as its header is read.
+    """
+
+    def __init__(self, *, threads=1, limit=None):
+        self._threads = check_threads(threads)
+        self._left = check_limit(limit)
+        self._parser = Parser()
+        self._executor = None
+        # Input not yet consumed: the caller's buffer while a call reads it
+        # in place, else a copy of what earlier calls left.
+        self._input = bytearray()
+        self._input_pos = 0
+        self._output = b""
+        self._output_pos = 0
+        self._decoded = deque()  # blocks' output (or its Future), in order
+        self.unused_data = b""
+        self.needs_input = True
+
+    @property
+    def eof(self):
+        """The end of the stream was read and all its output returned."""
+        return (self._parser.done and not self._decoded
+                and self._output_pos == len(self._output))
+
+    def decompress(self, data, max_length=-1):
+        if self.eof:
+            raise EOFError("Already at end of stream")
+        with memoryview(data) as view, view.cast("B") as view:
+            if self._input_pos == len(self._input):
+                self._input, self._input_pos = view, 0  # read in place
+            else:
+                self._input += view
+            try:
+                out = self._run(max_length if max_length >= 0 else float("inf"))
+            finally:
+                if isinstance(self._input, memoryview):  # keep the rest
+                    self._input = bytearray(self._input[self._input_pos:])
+                    self._input_pos = 0
+        if self.eof and self._executor is not None:
+            self._executor.shutdown()
+            self._executor = None
+        return out
+
+    def _run(self, limit):
+        """Up to ``limit`` bytes of output, from the input there is."""
+        out = []
+        produced = 0
+        while produced < limit:
+            if self._output_pos < len(self._output):
+                take = min(limit - produced, len(self._output) - self._output_pos)
+                out.append(self._output[self._output_pos:self._output_pos + take])
+                self._output_pos += take
+                produced += take
+            elif len(self._decoded) < self._threads and self._step():
+                continue  # read ahead while blocks can decode side by side
+            elif self._decoded:
+                block = self._decoded.popleft()
+                block = block.result() if isinstance(block, Future) else block
+                # A view: the pieces are copied once, by the join below.
+                self._output = memoryview(block).cast("B")
+                self._output_pos = 0
+            else:
+                break
+        pending = self._output_pos < len(self._output) or bool(self._decoded)
+        self.needs_input = not self.eof and not pending and produced < limit
+        return b"".join(out)
+
+    def _step(self):
+        """Take one unit of the stream if all its bytes are here; return
+        whether it did."""
+        if self._parser.done:
+            return False
+        with memoryview(self._input) as view:
+            unit, n = self._parser.parse(view[self._input_pos:])
+            if isinstance(unit, Payload):  # a copy: the caller's buffer may change
+                unit = Payload(unit.block, bytes(unit.data))
+        if unit is None:
+            return False
+        self._consume(n)
+        if isinstance(unit, BlockHeader):
+            self._left -= unit.size
+            if self._left < 0:  # refused before its payload is read
+                raise GageBPEError(OVER_LIMIT)
+        elif isinstance(unit, Payload):
+            version = self._parser.header.version
+            if self._threads > 1:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(self._threads)
+                self._decoded.append(self._executor.submit(_decode, unit, version))
+            else:
+                self._decoded.append(_decode(unit, version))
+        elif isinstance(unit, End):
+            self.unused_data = bytes(self._input[self._input_pos:])
+            self._input, self._input_pos = bytearray(), 0
+        return True
+
+    def _consume(self, n):
+        self._input_pos += n
+        if (isinstance(self._input, bytearray)
+                and self._input_pos > len(self._input) // 2):  # amortised compaction
+            del self._input[:self._input_pos]
+            self._input_pos = 0
+
+
+def _layout(data, limit):
+    """Every block of the concatenated streams ``data`` (a memoryview), as
+    ``(payload, version)``, the layout checked throughout; and the total
+    size they declare, which must not pass ``limit``."""
+    blocks, total, pos = [], 0, 0
+    while True:
+        parser = Parser()
+        while not parser.done:
+            unit, n = parser.parse(data[pos:], final=True)
+            if unit is None:
+                raise EOFError(TRUNCATED)
+            pos += n
+            if isinstance(unit, BlockHeader):
+                total += unit.size
+                if total > limit:  # refused before anything is decoded
+                    raise GageBPEError(OVER_LIMIT)
+            elif isinstance(unit, Payload):
+                blocks.append((unit, parser.header.version))
+        if pos == len(data):
+            return blocks, total
+
+
+def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_length=None):
+    """Decompress ``data``: one or more concatenated gagebpe streams, their
+    blocks on ``threads`` threads (0: one per core); with
+    ``format="gage1994"``, a file in Gage's 1994 format (never guessed:
+    that format has no magic number).
+
+    Raises ``GageBPEError`` for malformed data (trailing bytes that are not a
+    stream included) and ``EOFError`` for a stream cut short.  Output past
+    ``limit`` bytes in all (4 GiB by default; None: no limit) raises
+    ``GageBPEError`` too, before anything is decoded.  (``max_length`` is
+    the old name of ``limit``.)
+    """
+    if max_length is not None:
+        warnings.warn("decompress(max_length=) is now decompress(limit=)",
+                      DeprecationWarning, stacklevel=2)
+        limit = max_length
+    left = check_limit(limit)
+    if check_format(format) == "gage1994":
+        return _gage1994_stream.decompress(data, limit)
+    if type(data) is not bytes:
+        data = bytes(data)  # kernels on other threads read it as it is now
+    if (out := _one_block.decode(data, min(left, PLAUSIBLE_EXPANSION * len(data)))) is not None:
+        return out
+    with memoryview(data) as view:
+        blocks, total = _layout(view, left)
+        threads = check_threads(threads)
+        executor = ThreadPoolExecutor(threads) if threads > 1 and len(blocks) > 1 else None
+        try:
+            return _decode_all(blocks, total, len(data), executor)
+        finally:
+            if executor is not None:
+                executor.shutdown()
+            blocks.clear()  # release the views of ``data``
+
+
+def _decode_all(blocks, total, input_size, executor):
+    """The bytes of ``blocks``: decoded straight into the result where the
+    layout's total is plausible for its input, else one by one and joined
+    (a forged layout can declare far more than its blocks will make)."""
+    if total > PLAUSIBLE_EXPANSION * input_size:
+        run = executor.map if executor is not None else map
+        return b"".join(run(lambda b: _decode(*b), blocks))
+    owner, out = _inplace_bytes.allocate(total)
+    _decode_in_place(blocks, out, executor)
+    return _inplace_bytes.finish(owner)
+
+
+def _decode_in_place(blocks, out, executor):
+    """Decode ``blocks`` one after another into the uint8 array ``out``,
+    which holds exactly their bytes."""
+    if len(blocks) == 1:  # a chunk's one block: no machinery
+        _decode_into(blocks[0][0], blocks[0][1], out)
+        return
+    run = executor.map if executor is not None else map
+    places, start = [], 0
+    for payload, _ in blocks:
+        places.append(out[start:start + payload.block.size])
+        start += payload.block.size
+    for _ in run(lambda b, place: _decode_into(b[0], b[1], place), blocks, places):
+        pass
+
+
+def decompress_into(data, out, *, threads=1):
+    """Decompress ``data`` (one or more concatenated gagebpe streams) into
+    ``out``, a writable C-contiguous buffer that must hold exactly the
+    bytes the streams declare; returns ``out``.  The errors of
+    ``decompress``, and ``GageBPEError`` if the sizes differ (raised before
+    anything is decoded)."""
+    with memoryview(out) as target:
+        if target.readonly or not target.c_contiguous:
+            raise ValueError("out must be a writable C-contiguous buffer")
+        with target.cast("B") as flat:
+            place = np.frombuffer(flat, np.uint8)
+            data = bytes(data) if type(data) is not bytes else data
+            if _one_block.decode_into(data, place):
+                return out
+            with memoryview(data) as view:
+                blocks, total = _layout(view, len(place))
+                if total != len(place):
+                    raise GageBPEError(f"the data decompress to {total} bytes, "
+                                       f"not the {len(place)} that out holds")
+                threads = check_threads(threads)
+                executor = (ThreadPoolExecutor(threads) if threads > 1 and len(blocks) > 1
+                            else None)
+                try:
+                    _decode_in_place(blocks, place, executor)
+                finally:
+                    if executor is not None:
+                        executor.shutdown()
+                    blocks.clear()
+                    del place
+    return out

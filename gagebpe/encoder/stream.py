@@ -1,0 +1,194 @@
+"""Compressing into gagebpe streams, in the shape of ``lzma``: the one-shot
+``compress`` (which also writes the 1994 format, by name) and the
+incremental ``Compressor``, which cuts its input into blocks and codes
+them, on threads if asked.
+
+Imports ``_arguments``, ``encoder.levels``, ``encoder.block``,
+``encoder.small``, ``format.container`` and ``format.gage1994``.
+"""
+from concurrent.futures import ThreadPoolExecutor
+
+from . import block as _block, small as _small
+from ..format import container as _container, gage1994 as _gage1994_stream
+from .._arguments import check_format, check_threads
+from .levels import settings
+
+
+def _check_block_size(block_size):
+    if not 0 < block_size <= _container.MAX_BLOCK_SIZE:
+        raise ValueError(
+            f"block_size must be between 1 and {_container.MAX_BLOCK_SIZE}")
+    return block_size
+
+
+# -- compressing ------------------------------------------------------------------
+
+class _BlockCoder:
+    """Codes whole blocks at one level, on ``threads`` threads."""
+
+    def __init__(self, level, threads):
+        self.level = level
+        self.threads = threads
+        self._executor = None
+
+    def code(self, views):
+        """The framed blocks of the buffers ``views``, in order.  Views are
+        released before returning: a worker thread may hold its argument a
+        moment after its result is in, and an unreleased view would keep
+        the caller's buffer from being resized."""
+        try:
+            return self._code(views)
+        finally:
+            for view in views:
+                if isinstance(view, memoryview):
+                    view.release()
+
+    def _code(self, views):
+        level = self.level
+        if self.threads == 1 or len(views) < 2:
+            return [self._one(view, None) for view in views]
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.threads)
+        merges = list(self._executor.map(
+            lambda v: _block.worth_merging(v, level.min_count, level.probe), views))
+        # Longest first: the blocks that merge, largest first, then the
+        # rest, so that no thread starts a long block as the others end.
+        order = sorted(range(len(views)), key=lambda i: (not merges[i], -len(views[i])))
+        futures = {i: self._executor.submit(self._one, views[i], merges[i]) for i in order}
+        return [futures[i].result() for i in range(len(views))]
+
+    def _one(self, data, merge):
+        level = self.level
+        coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
+                                        level.context_from, level.small_counts,
+                                        level.more_counts, level.repeats, level.lz,
+                                        level.by_gain, level.mixed, level.long_rules)
+        return _container.block(coding, payload, data)
+
+    def close(self):
+        if self._executor is not None:
+            self._executor.shutdown()
+            self._executor = None
+
+
+class Compressor:
+    """Compress data incrementally into one gagebpe stream.
+
+    ``compress(data)`` returns whatever output is ready (possibly ``b""``);
+    ``flush()`` finishes the stream and returns the rest.  With ``threads``
+    > 1 (0: one per core), the blocks of one call are compressed in
+    parallel; the output is the same for any number of threads, and the
+    same as ``compress`` gives for all the data at once (nothing is
+    written before a second block begins, so that a stream of one block
+    can take the short layout).
+    """
+
+    def __init__(self, level=None, *, block_size=None, threads=1):
+        level = settings(level)
+        self._block_size = _check_block_size(block_size or level.block_size)
+        self._coder = _BlockCoder(level, check_threads(threads))
+        self._pending = bytearray()
+        self._index = []
+        self._started = False
+        self._finished = False
+
+    @property
+    def block_size(self):
+        return self._block_size
+
+    @property
+    def threads(self):
+        return self._coder.threads
+
+    def compress(self, data):
+        if self._finished:
+            raise ValueError("Compressor has been flushed")
+        views = []
+        with memoryview(data) as view, view.cast("B") as data:
+            if self._pending and len(data):  # fill the block begun by earlier calls
+                take = min(len(data), self._block_size - len(self._pending))
+                self._pending += data[:take]
+                data = data[take:]
+                if not len(data):  # it may be the last
+                    return b""
+                views.append(self._pending)
+                self._pending = bytearray()
+            # Whole blocks straight from the caller's buffer, all but one
+            # (it may be the last): no copy of the input beyond the blocks
+            # being coded and that one.  All in one batch, for the threads.
+            full = max(0, (len(data) - 1) // self._block_size * self._block_size)
+            views += [data[start:start + self._block_size]
+                      for start in range(0, full, self._block_size)]
+            self._pending += data[full:]
+            return b"".join(self._blocks(views)) if views else b""
+
+    def flush(self):
+        if self._finished:
+            raise ValueError("Repeated call to flush()")
+        self._finished = True
+        last, self._pending = self._pending, bytearray()
+        blocks = self._coder.code([last]) if last else []
+        self._coder.close()
+        if not self._started and len(blocks) <= 1:
+            return _short_stream(blocks, last, self._coder.level)
+        out = self._framed(blocks, [len(last)] if last else [], final=True)
+        return b"".join(out + [_container.trailer(self._index)])
+
+    def _blocks(self, views):
+        sizes = [len(view) for view in views]
+        return self._framed(self._coder.code(views), sizes)
+
+    def _framed(self, blocks, sizes, final=False):
+        """The stream's next pieces: its header, if not yet written, then
+        the coded ``blocks`` of ``sizes`` original bytes (the ``final``
+        ones), entered in the index."""
+        out = []
+        if not self._started:
+            self._started = True
+            # Written before the later blocks are known, unless these are
+            # the last: every level may write an LZ block (levels 6-9
+            # MIXED_MATCH and long rules too), so version 6 (14) whether or
+            # not it does.
+            version = (_container.version_of(blocks) if final
+                       else _container.LONG_VERSION if self._coder.level.long_rules
+                       else _container.MATCH_VERSION if self._coder.level.mixed
+                       else _container.LZ_VERSION)
+            out.append(_container.stream_header(self._block_size, version))
+        self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
+        return out + blocks
+
+
+def _short_stream(blocks, data, level):
+    """The short stream of ``data``, coded as ``blocks`` (one block or
+    none): ``encoder.small.short_stream``'s choice, with the kernels' coders."""
+    return _small.short_stream(data, blocks[0] if blocks else None, level.mixed, _block.CODERS)
+
+
+def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
+    """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
+    ``threads`` threads (0: one per core); data that makes one block or
+    none takes the short layout (format version 13 for a MIXED_PRIMED
+    block, 12 or 11 for a block a sized coding byte can name, else 10, or
+    14 with long rules).
+    ``format="gage1994"`` writes Philip Gage's 1994 format instead
+    (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
+    if check_format(format) == "gage1994":
+        if level is not None or block_size is not None:
+            raise ValueError("the gage1994 format has no level or block size")
+        return _gage1994_stream.compress(data)
+    level = settings(level)
+    block_size = _check_block_size(block_size or level.block_size)
+    coder = _BlockCoder(level, check_threads(threads))
+    with memoryview(data) as view, view.cast("B") as data:
+        # Every block, the last one too, in one batch: threads share them all.
+        views = [data[i:i + block_size] for i in range(0, len(data), block_size)]
+        sizes = [len(view) for view in views]
+        blocks = coder.code(views)
+        if len(blocks) <= 1:  # a chunk: the short layout
+            coder.close()
+            return _short_stream(blocks, data, level)
+    coder.close()
+    index = [(len(block), size) for block, size in zip(blocks, sizes)]
+    return (_container.stream_header(block_size, _container.version_of(blocks))
+            + b"".join(blocks)
+            + _container.trailer(index))

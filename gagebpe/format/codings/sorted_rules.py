@@ -1,0 +1,141 @@
+"""The SORTED block coding (4): the merge table in compact form (grouped
+by depth, sorted, Rice-coded: ``kernels.sorted_table``), then the Huffman-coded
+sequence (docs/FORMAT.md).  SORTED_LONG (14, format version 14) is the
+same with a table of long rules (``kernels.long_rules``) in place of merges.
+
+    payload = n_merges:u32  n_ids:u32  table_bytes:u32  length_bytes:u32
+              terminals:32 bytes  merge_table  code_lengths  sequence
+
+Merges of one depth can be numbered in any order, so they are renumbered
+by their pair codes, and the table stores only the gaps between codes.
+
+Imports ``_errors``, ``format.codings.payload`` and ``kernels.coded_sequence``, and the kernels
+``kernels.sorted_table``, ``kernels.long_rules`` and ``kernels.huffman``.
+"""
+import struct
+from typing import NamedTuple
+
+import numpy as np
+
+from ...kernels import (coded_sequence as _coded_sequence, huffman as _huffman,
+                        long_rules as _long_rules, sorted_table as _sorted_table)
+from . import payload as _payload
+from ..._jit import njit
+
+# merges, ids, bytes of the merge table, bytes of the code lengths, bitmap
+HEAD = struct.Struct("<IIII32s")
+HEAD_SIZE = HEAD.size
+
+
+class Numbered(NamedTuple):
+    """A byte-level grammar renumbered over its block's terminals, its
+    rules in the compact table's order: ``merges`` (the decoder's, long
+    rules made merges), ``internal`` (as ``kernels.coded_sequence.expand_sequence``
+    takes it), ``ids``, ``n_rules`` and the ``table`` section; ``long_rules``:
+    whether the table is of long rules."""
+    merges: np.ndarray
+    internal: np.ndarray
+    ids: np.ndarray
+    n_rules: int
+    table: bytes
+    long_rules: bool
+
+
+def numbered(grammar, present, long_rules=False):
+    """The ``Numbered`` form of the byte-level grammar over the terminals
+    ``present`` marks.  ``long_rules``: the smaller of its merge table and
+    its table of long rules (``kernels.long_rules``: its merges used once inside
+    another folded into it), the merges on a tie.  The two differ only in
+    their tables and in the code lengths of the folded symbols, which the
+    long rules do not send: the sequence codes to the same size, so those
+    decide."""
+    n_terminals = int(present.sum())
+    merges, ids = _payload.compact(present, grammar)
+    rules = _long_rules.build(merges, ids, n_terminals) if long_rules else None
+    order, depth_sizes = _sorted_table.canonical(merges, n_terminals)
+    ids = order[ids]
+    merges[order[n_terminals:] - n_terminals] = order[merges]
+    table = _sorted_table.pack(merges, depth_sizes, n_terminals).tobytes()
+    pairs = Numbered(merges, _coded_sequence.NO_INTERNAL, ids, len(merges), table, False)
+    if rules is None or len(rules.starts) - 1 == len(merges):  # no merge folded
+        return pairs
+    folded = Numbered(rules.merges, rules.internal, rules.ids, len(rules.starts) - 1,
+                      rules.table, True)
+    return folded if _table_bytes(folded, n_terminals) < _table_bytes(pairs, n_terminals) else pairs
+
+
+def _table_bytes(rules, n_terminals):
+    """The bytes of the table and the code lengths of the ``Numbered``
+    grammar ``rules`` coded SORTED."""
+    freq = np.bincount(rules.ids, minlength=n_terminals + rules.n_rules)
+    if np.count_nonzero(freq) > 1 << _huffman.MAX_LENGTH:  # not to be coded SORTED
+        return len(rules.table)
+    lengths = _huffman.code_lengths(freq, _huffman.MAX_LENGTH)
+    return len(rules.table) + len(_coded_sequence.lengths_section(lengths))
+
+
+@njit(cache=True, nogil=True)
+def unpack_table(body, start, table_bytes, n_terminals, n_rules, long_rules):
+    """``(problem, merges, internal)`` from the compact table section of
+    ``n_rules`` merges at ``start`` (``long_rules``: of as many long
+    rules); the problem number is ``kernels.coded_sequence.PROBLEMS``'s."""
+    merges = np.empty((0, 2), np.int32)
+    internal = np.empty(0, np.int32)
+    if start + table_bytes > body.shape[0]:
+        return _coded_sequence.OVERRUN, merges, internal
+    table = body[start:start + table_bytes]
+    if not long_rules:
+        merges = np.empty((n_rules, 2), np.int32)
+        ok = _sorted_table.unpack(table, n_terminals, merges)
+        return (0 if ok else _coded_sequence.BAD_TABLE), merges, internal
+    ok, merges, internal = _sorted_table.unpack_long(table, n_terminals, n_rules)
+    return (0 if ok else _coded_sequence.BAD_TABLE), merges, internal
+
+
+@njit(cache=True, nogil=True)
+def decode_payload(body, n_merges, n_ids, table_bytes, length_bytes, terminals, long_rules,
+                   size, out):
+    """The whole payload after its header, in one call; the problem number.
+    ``long_rules``: SORTED_LONG's."""
+    problem, merges, internal = unpack_table(body, HEAD_SIZE, table_bytes, terminals.shape[0],
+                                             n_merges, long_rules)
+    if problem:
+        return problem
+    return _coded_sequence.expand_sequence(body, HEAD_SIZE + table_bytes, length_bytes, merges,
+                                           internal, n_ids, terminals, size, out)
+
+
+def encode(grammar, hist, rules=None):
+    """The payload of the block with byte histogram ``hist`` and byte-level
+    ``grammar`` (all of whose merges are kept), numbered as ``rules`` says
+    (``numbered``; None: its merges); None if its sequence has more
+    distinct symbols than codes of the length limit.  Where ``rules`` is
+    of long rules, the payload is SORTED_LONG's."""
+    present = hist > 0
+    if rules is None:
+        rules = numbered(grammar, present)
+    freq = np.bincount(rules.ids, minlength=int(present.sum()) + rules.n_rules)
+    if np.count_nonzero(freq) > 1 << _huffman.MAX_LENGTH:
+        return None
+    lengths_section, sequence = _coded_sequence.encode(rules.ids, freq)
+    head = HEAD.pack(rules.n_rules, len(rules.ids), len(rules.table), len(lengths_section),
+                     _payload.bitmap(present))
+    return head + rules.table + lengths_section + sequence
+
+
+def decode(payload, size, out, long_rules=False):
+    """The block's bytes into ``out`` (``size`` bytes).  ``long_rules``:
+    of a SORTED_LONG payload."""
+    n_merges, n_ids, table_bytes, length_bytes, bitmap = _payload.header(
+        payload, HEAD, "SORTED_LONG" if long_rules else "SORTED")
+    terminals = _payload.terminals(bitmap)
+    _payload.check_counts(len(terminals), n_merges, n_ids, size)
+    _coded_sequence.raise_problem(decode_payload(
+        np.frombuffer(payload, np.uint8), n_merges, n_ids, table_bytes, length_bytes, terminals,
+        long_rules, size, out))
+    return out
+
+
+def decode_long(payload, size, out):
+    """A SORTED_LONG block's bytes into ``out`` (``decode``)."""
+    return decode(payload, size, out, long_rules=True)

@@ -1,0 +1,19 @@
+"""The STORED block coding (1): the bytes as they are.
+
+Imports ``_errors``.
+"""
+import numpy as np
+
+from ..._errors import GageBPEError
+
+
+def encode(data):
+    return bytes(data)
+
+
+def decode(payload, size, out):
+    """The block's bytes into ``out`` (``size`` bytes)."""
+    if len(payload) != size:
+        raise GageBPEError("STORED block length disagrees with its size")
+    out[:] = np.frombuffer(payload, np.uint8)
+    return out

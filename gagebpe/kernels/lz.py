@@ -1,0 +1,635 @@
+"""LZ77 with optimal parsing: a block as literals and copies, the kernels
+of the LZ coding (``format.codings.lz``).
+
+A grammar pays for each rule in its table; a file of a few kilobytes has
+too few repeats to pay for many.  A copy (how far back, how long) costs
+its codes where it is used, so small blocks and code, whose repeats are
+long and seen two or three times, code smaller as copies.
+
+The block is a sequence of **tokens**: a literal byte, or a copy of at
+least MIN_COPY bytes from ``distance`` bytes back (its source may overlap
+it: a run).  Two canonical Huffman codes cover them:
+
+- the *literal/length code*: symbols 0..255 are literals, 256 + s a copy
+  whose length - MIN_COPY lies in slot s;
+- the *distance code*, read after each copy's length: symbol 0 repeats the
+  last copy's distance (1 before the first copy), 1 + s a distance - 1 in
+  slot s.
+
+A value's **slot** is itself below 4; else, with n = floor(log2 v), it is
+2n plus the bit below the top one, and the n - 1 bits below that follow
+the code as they are (``slot``, ``slot_base``, ``slot_extra``).
+
+Parsing is optimal for the prices of the last pass: a shortest path over
+positions, each step a literal or a copy of any length up to a match found
+there (hash chains over MIN_COPY bytes) or at the last distance on the
+path.  Prices start from the bytes' frequencies and are re-estimated from
+each parse's codes.  ``matches`` and ``parse`` take a range of the block,
+so that a large block is parsed a segment at a time, its match finder
+spanning the whole block.
+
+Imports ``_jit``, ``kernels.unaligned`` and the kernels ``kernels.huffman``, ``kernels.repeats``
+(``move``).
+"""
+import numpy as np
+
+from . import huffman as _huffman
+from .._jit import njit
+from .repeats import move
+from .unaligned import load8, load8_be, store8
+
+MIN_COPY = 3
+SLOTS = 52  # values below 2^26: every length and distance a block has
+LITERALS = 256
+REPEAT = 0  # the distance symbol of the last distance
+# Codes are at most this long, so that a code is found with one look-up
+# in a table of 2^MAX_CODE entries (the Canterbury files under 64 KB code
+# no larger than with 15-bit codes).
+MAX_CODE = 11
+# A match this long ends the search for longer ones, is extended as far
+# as it goes, and is taken whole, not tried at every shorter length: it
+# keeps parsing linear on runs and long repeats.
+NICE = 258
+HASH_BITS = 15
+# Bytes of zero padding a token stream needs after it (decode).
+PADDING = 32
+# An LZ payload: the literal/length code's slots (u8), the distance code's
+# (u8), then the bit stream.
+HEAD = 2
+PROBLEMS = (None,
+            "LZ block shorter than its header, or with more slots than a block uses",
+            "LZ block's code-length table is malformed",
+            "LZ block's literal/length code is not a complete prefix code",
+            "LZ block's distance code is not a complete prefix code",
+            "LZ block's tokens disagree with their codes or overrun it",
+            "LZ block's copy reaches outside it",
+            "LZ block has bits after its last token")
+(BAD_HEAD, BAD_TABLE, BAD_LITERAL_CODE, BAD_DISTANCE_CODE, BAD_TOKEN, BAD_COPY,
+ BAD_END) = range(1, len(PROBLEMS))
+
+
+@njit(cache=True, nogil=True, inline='always')
+def slot(v):
+    if v < 4:
+        return v
+    n = 1
+    while (v >> (n + 1)) != 0:
+        n += 1
+    return 2 * n + ((v >> (n - 1)) & 1)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def slot_extra(s):
+    """The bits that follow slot ``s``'s code."""
+    return 0 if s < 4 else (s >> 1) - 1
+
+
+@njit(cache=True, nogil=True, inline='always')
+def slot_base(s):
+    return s if s < 4 else (2 | (s & 1)) << ((s >> 1) - 1)
+
+
+# -- parsing ----------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def finder(n):
+    """``(head, chain)``: an empty match finder for a block of ``n`` bytes."""
+    return np.full(1 << HASH_BITS, -1, np.int32), np.full(max(n, 1), -1, np.int32)
+
+
+@njit(cache=True, nogil=True)
+def matches(data, start, end, head, chain, max_chain):
+    """The matches at each position of ``data[start:end]`` (uint8), looking
+    back over the whole block through the finder ``(head, chain)``, which
+    it extends: ``(starts, lengths, distances)``, position start + i's in
+    ``starts[i]:starts[i + 1]``, each longer than the one before (the
+    nearest source of each length), none past ``end``; the search stops
+    at a match of NICE bytes or more, and is not made inside it, which the
+    parse takes whole."""
+    starts = np.zeros(end - start + 1, np.int64)
+    lengths = np.empty(max(end - start, 2 * NICE), np.int32)
+    distances = np.empty(lengths.shape[0], np.int32)
+    i, found, skip_to = start, 0, start
+    while True:
+        # The scan stops where the arrays might not hold a position's
+        # matches; they grow out here, since an array reassigned inside
+        # the scan's loop costs it a reference count at every step (4x).
+        i, found, skip_to = _scan(data, i, start, end, head, chain, max_chain, skip_to,
+                                  starts, lengths, distances, found)
+        if i == end:
+            break
+        lengths, distances = _grown(lengths), _grown(distances)
+    starts[end - start] = found
+    return starts, lengths[:found], distances[:found]
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _scan(data, i, start, end, head, chain, max_chain, skip_to, starts, lengths, distances,
+          found):
+    """``matches`` from position ``i`` on, while the arrays have room for
+    one position's matches (fewer than NICE: each is longer than the last):
+    ``(where it stopped, found, skip_to)``."""
+    n = data.shape[0]
+    mask = (1 << HASH_BITS) - 1
+    capacity = lengths.shape[0]
+    while i < end:
+        if capacity - found < NICE:
+            return i, found, skip_to
+        starts[i - start] = found
+        if i + MIN_COPY > n:
+            i += 1
+            continue
+        key = (np.int64(data[i]) << 16) | (np.int64(data[i + 1]) << 8) | np.int64(data[i + 2])
+        h = ((key * 2654435761) >> (32 - HASH_BITS)) & mask
+        limit = min(NICE, end - i)
+        best = MIN_COPY - 1
+        j = np.int64(head[h])
+        steps = 0
+        while j >= 0 and steps < max_chain and limit >= MIN_COPY and i >= skip_to:
+            steps += 1
+            if data[j + best] == data[i + best]:
+                k = 0
+                while k < limit and data[j + k] == data[i + k]:
+                    k += 1
+                if k == NICE:
+                    k += _match_length(data, i + k, j + k, end - i - k)
+                if k > best:
+                    lengths[found] = k
+                    distances[found] = i - j
+                    found += 1
+                    best = k
+                    if k >= limit:
+                        skip_to = i + k
+                        break
+            j = np.int64(chain[j])
+        chain[i] = head[h]
+        head[h] = i
+        i += 1
+    return i, found, skip_to
+
+
+@njit(cache=True, nogil=True)
+def _grown(a):
+    b = np.empty(2 * a.shape[0], a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _match_length(data, i, j, limit):
+    k = 0
+    while k < limit and data[j + k] == data[i + k]:
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price,
+           length_price):
+    """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
+    ``i``, each costing ``base_cost`` plus its length's code and bits
+    (``length_price`` up to NICE); past NICE, only the longest."""
+    for length in range(shortest, longest + 1):
+        if length <= NICE:
+            c = base_cost + length_price[length]
+        elif length < longest:
+            continue
+        else:
+            s = slot(length - MIN_COPY)
+            c = base_cost + literal_price[LITERALS + s] + slot_extra(s)
+        if c < cost[i + length]:
+            cost[i + length] = c
+            step[i + length] = length
+            source[i + length] = d
+            last[i + length] = d
+
+
+@njit(cache=True, nogil=True)
+def parse(data, start, end, starts, lengths, distances, first_last, literal_price,
+          distance_price):
+    """The cheapest tokens of ``data[start:end]`` at these prices (bits of
+    each literal/length and distance symbol, extra bits added here), given
+    its ``matches`` and the last distance before it: ``(lengths,
+    distances)`` per token, length 1 and distance 0 for a literal."""
+    n = end - start
+    cost = np.full(n + 1, np.inf)
+    cost[0] = 0.0
+    step = np.zeros(n + 1, np.int32)  # length of the token ending here
+    source = np.zeros(n + 1, np.int32)  # its distance (0: a literal)
+    last = np.full(n + 1, first_last, np.int32)  # the last distance on the path here
+    length_price = np.zeros(NICE + 1)
+    for length in range(MIN_COPY, NICE + 1):
+        s = slot(length - MIN_COPY)
+        length_price[length] = literal_price[LITERALS + s] + slot_extra(s)
+    i = 0
+    while i < n:
+        here = cost[i]
+        c = here + literal_price[data[start + i]]
+        if c < cost[i + 1]:
+            cost[i + 1] = c
+            step[i + 1] = 1
+            source[i + 1] = 0
+            last[i + 1] = last[i]
+        d = last[i]
+        longest = 0
+        if d <= start + i and n - i >= MIN_COPY:
+            longest = _match_length(data, start + i, start + i - d, n - i)
+            _offer(cost, step, source, last, i, MIN_COPY, longest, d,
+                   here + distance_price[REPEAT], literal_price, length_price)
+        shorter = MIN_COPY - 1
+        for m in range(starts[i], starts[i + 1]):
+            length_to = lengths[m]
+            d = distances[m]
+            ds = slot(d - 1)
+            _offer(cost, step, source, last, i, shorter + 1, length_to, d,
+                   here + distance_price[1 + ds] + slot_extra(ds), literal_price, length_price)
+            shorter = length_to
+            longest = max(longest, length_to)
+        # Past a long match, positions inside it are not tried: its end
+        # is reached from here or not at all.
+        i = i + longest if longest >= NICE else i + 1
+    count = 0
+    i = n
+    while i > 0:
+        i -= step[i]
+        count += 1
+    token_lengths = np.empty(count, np.int32)
+    token_distances = np.empty(count, np.int32)
+    i = n
+    while i > 0:
+        count -= 1
+        token_lengths[count] = step[i]
+        token_distances[count] = source[i]
+        i -= step[i]
+    return token_lengths, token_distances
+
+
+@njit(cache=True, nogil=True)
+def symbols(data, start, first_last, token_lengths, token_distances):
+    """Each token's literal/length symbol and its distance symbol (-1 for a
+    literal), and its length's and distance's extra values, for tokens
+    from ``start`` on in ``data``, the last distance before them
+    ``first_last``."""
+    count = token_lengths.shape[0]
+    literal_symbols = np.empty(count, np.int32)
+    distance_symbols = np.full(count, -1, np.int32)
+    length_extra = np.zeros(count, np.int32)
+    distance_extra = np.zeros(count, np.int32)
+    pos = start
+    last = first_last
+    for t in range(count):
+        length = token_lengths[t]
+        if token_distances[t] == 0:
+            literal_symbols[t] = data[pos]
+        else:
+            v = length - MIN_COPY
+            s = slot(v)
+            literal_symbols[t] = LITERALS + s
+            length_extra[t] = v - slot_base(s)
+            d = token_distances[t]
+            if d == last:
+                distance_symbols[t] = REPEAT
+            else:
+                s = slot(d - 1)
+                distance_symbols[t] = 1 + s
+                distance_extra[t] = d - 1 - slot_base(s)
+            last = d
+        pos += length
+    return literal_symbols, distance_symbols, length_extra, distance_extra
+
+
+# Code-length tables: each length 0..MAX_CODE is a symbol of its own, and
+# runs are symbols with extra bits: ZEROS (3..10 zeros, 3 bits), MORE_ZEROS
+# (11..138 zeros, 7 bits), AGAIN (the last length 3..6 more times, 2 bits).
+ZEROS, MORE_ZEROS, AGAIN = MAX_CODE + 1, MAX_CODE + 2, MAX_CODE + 3
+TABLE_SYMBOLS = MAX_CODE + 4
+TABLE_CODE = 7  # the longest code of a table symbol, so 3 bits give its length
+TABLE_CODE_BITS = 3
+
+
+@njit(cache=True, nogil=True)
+def table_symbols(lengths):
+    """The code lengths ``lengths`` as ``(table symbols, extra values)``."""
+    n = lengths.shape[0]
+    out = np.empty(n, np.int32)
+    extra = np.zeros(n, np.int64)
+    count = 0
+    i = 0
+    while i < n:
+        v = lengths[i]
+        run = 1
+        while i + run < n and lengths[i + run] == v:
+            run += 1
+        i += run
+        if v != 0:
+            out[count] = v
+            count += 1
+            run -= 1
+        while run >= 3:
+            if v == 0:
+                take = min(run, 138)
+                out[count] = MORE_ZEROS if take >= 11 else ZEROS
+                extra[count] = take - (11 if take >= 11 else 3)
+            else:
+                take = min(run, 6)
+                out[count] = AGAIN
+                extra[count] = take - 3
+            count += 1
+            run -= take
+        for _ in range(run):
+            out[count] = v
+            count += 1
+    return out[:count], extra[:count]
+
+
+@njit(cache=True, nogil=True, inline='always')
+def table_extra(s):
+    return 3 if s == ZEROS else 7 if s == MORE_ZEROS else 2 if s == AGAIN else 0
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _put(out, acc, nbits, pos, value, width):
+    """Append the ``width`` low bits of ``value``, MSB first: the writer's
+    state after."""
+    acc = (acc << np.uint64(width)) | np.uint64(value)
+    nbits += np.int64(width)
+    while nbits >= 8:
+        nbits -= 8
+        out[pos] = np.uint8((acc >> np.uint64(nbits)) & np.uint64(0xFF))
+        pos += 1
+    return acc, nbits, pos
+
+
+@njit(cache=True, nogil=True)
+def write(lengths, literal_symbols, distance_symbols, length_extra, distance_extra,
+          literal_lengths, distance_lengths):
+    """The bit stream of a token stream, padded with zero bits to a byte:
+    the code-length table of ``lengths`` (the literal/length code's, then
+    the distance code's), then the tokens."""
+    table, table_values = table_symbols(lengths)
+    table_freq = np.zeros(TABLE_SYMBOLS, np.int64)
+    for s in table:
+        table_freq[s] += 1
+    table_lengths = _huffman.code_lengths(table_freq, TABLE_CODE)
+    table_codes = _huffman.canonical_codes(table_lengths)
+    literal_codes = _huffman.canonical_codes(literal_lengths)
+    distance_codes = _huffman.canonical_codes(distance_lengths)
+    total = np.int64(TABLE_SYMBOLS * TABLE_CODE_BITS)
+    for t in range(table.shape[0]):
+        total += np.int64(table_lengths[table[t]]) + table_extra(table[t])
+    total += coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths)
+    out = np.zeros((total + 7) // 8, np.uint8)
+    acc = np.uint64(0)
+    nbits = pos = 0
+    for s in range(TABLE_SYMBOLS):
+        acc, nbits, pos = _put(out, acc, nbits, pos, table_lengths[s], TABLE_CODE_BITS)
+    for t in range(table.shape[0]):
+        s = table[t]
+        acc, nbits, pos = _put(out, acc, nbits, pos, table_codes[s], table_lengths[s])
+        acc, nbits, pos = _put(out, acc, nbits, pos, table_values[t], table_extra(s))
+    for t in range(literal_symbols.shape[0]):
+        s = literal_symbols[t]
+        acc, nbits, pos = _put(out, acc, nbits, pos, literal_codes[s], literal_lengths[s])
+        if s < LITERALS:
+            continue
+        acc, nbits, pos = _put(out, acc, nbits, pos, length_extra[t], slot_extra(s - LITERALS))
+        d = distance_symbols[t]
+        acc, nbits, pos = _put(out, acc, nbits, pos, distance_codes[d], distance_lengths[d])
+        if d != REPEAT:
+            acc, nbits, pos = _put(out, acc, nbits, pos, distance_extra[t], slot_extra(d - 1))
+    if nbits:
+        out[pos] = np.uint8((acc << np.uint64(8 - nbits)) & np.uint64(0xFF))
+    return out
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths):
+    """Bits of the tokens in these codes, extra bits included."""
+    total = np.int64(0)
+    for t in range(literal_symbols.shape[0]):
+        s = literal_symbols[t]
+        total += literal_lengths[s]
+        if s >= LITERALS:
+            total += slot_extra(s - LITERALS)
+            d = distance_symbols[t]
+            total += distance_lengths[d]
+            if d != REPEAT:
+                total += slot_extra(d - 1)
+    return total
+
+
+# -- decoding ---------------------------------------------------------------------
+#
+# A decoding table has an entry for each value of the next ``bits`` bits:
+# the payload of the symbol whose code they start with, shifted left by 4,
+# and the code's length (0: no code).  The literal/length code's payloads
+# are a literal, or COPY_FLAG with the copy's extra bits and smallest
+# length; the distance code's, 0 for REPEAT or DISTANCE_FLAG with the
+# extra bits and the smallest distance.  So a token costs two look-ups and
+# no arithmetic on slots.
+
+COPY_FLAG = 1 << 8
+DISTANCE_FLAG = 1
+
+
+@njit(cache=True, nogil=True)
+def _table(lengths, payloads, bits):
+    """The one-level decoding table (of 2^bits entries) of a code whose
+    lengths, at most ``bits``, form a complete code or a single code."""
+    table = np.zeros(1 << bits, np.int64)
+    codes = _huffman.canonical_codes(lengths)
+    for s in range(lengths.shape[0]):
+        n = np.int64(lengths[s])
+        if n:
+            start = codes[s] << (bits - n)
+            table[start:start + (1 << (bits - n))] = (np.int64(payloads[s]) << 4) | n
+    return table
+
+
+# The most bits of a token's part: a code and the extra bits of the last
+# slot (``slot_extra(SLOTS - 1)``).
+WINDOW_NEED = MAX_CODE + ((SLOTS - 1) >> 1) - 1
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _window(padded, bitpos):
+    """``(window, valid bits)``: the 57 to 64 bits at ``bitpos``, MSB first."""
+    shift = bitpos & np.uint64(7)
+    return load8_be(padded, bitpos >> np.uint64(3)) << shift, 64 - np.int64(shift)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _top(window, n):
+    """The ``n`` (at most 32) top bits of ``window``."""
+    return np.int64((window >> np.uint64(32)) >> np.uint64(32 - n))
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _skip(window, avail, bitpos, n):
+    """``(window, avail, bitpos)`` after ``n`` bits are read from the window."""
+    return window << np.uint64(n), avail - n, bitpos + np.uint64(n)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _look(padded, bitpos, table, bits):
+    """The table entry for the code at ``bitpos``."""
+    return table[np.int64(_window(padded, bitpos)[0] >> np.uint64(64 - bits))]
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _bits(padded, bitpos, n):
+    """The ``n`` (at most 32) bits at ``bitpos``."""
+    return _top(_window(padded, bitpos)[0], n)
+
+
+@njit(cache=True, nogil=True)
+def _read_table(padded, bitpos, end, lengths):
+    """``(problem, bit position after)``: fill ``lengths`` from the
+    code-length table at ``bitpos``."""
+    table_lengths = np.empty(TABLE_SYMBOLS, np.uint8)
+    for s in range(TABLE_SYMBOLS):
+        table_lengths[s] = _bits(padded, bitpos, TABLE_CODE_BITS)
+        bitpos += np.uint64(TABLE_CODE_BITS)
+    if not _huffman.is_complete(table_lengths):
+        return BAD_TABLE, bitpos
+    table = _table(table_lengths, np.arange(TABLE_SYMBOLS), TABLE_CODE)
+    n = lengths.shape[0]
+    i = 0
+    while i < n:
+        if bitpos > end:
+            return BAD_TABLE, bitpos
+        entry = _look(padded, bitpos, table, TABLE_CODE)
+        if entry == 0:
+            return BAD_TABLE, bitpos
+        s = entry >> 4
+        bitpos += np.uint64(entry & 15)
+        if s <= MAX_CODE:
+            lengths[i] = s
+            i += 1
+            continue
+        extra = table_extra(s)
+        run = _bits(padded, bitpos, extra)
+        bitpos += np.uint64(extra)
+        value = 0
+        if s == AGAIN:
+            if i == 0:
+                return BAD_TABLE, bitpos
+            value = lengths[i - 1]
+            run += 3
+        else:
+            run += 3 if s == ZEROS else 11
+        if run > n - i:
+            return BAD_TABLE, bitpos
+        lengths[i:i + run] = value
+        i += run
+    return 0, bitpos
+
+
+@njit(cache=True, nogil=True)
+def _payloads(length_slots, distance_slots):
+    """The decoding tables' payloads of each literal/length and distance
+    symbol."""
+    literal = np.arange(LITERALS + length_slots)
+    for s in range(length_slots):
+        literal[LITERALS + s] = (COPY_FLAG | (slot_extra(s) << 9)
+                                 | ((MIN_COPY + slot_base(s)) << 14))
+    distance = np.zeros(1 + distance_slots, np.int64)
+    for s in range(distance_slots):
+        distance[1 + s] = DISTANCE_FLAG | (slot_extra(s) << 1) | ((1 + slot_base(s)) << 6)
+    return literal, distance
+
+
+@njit(cache=True, nogil=True)
+def decode(padded, stream_bits, length_slots, distance_slots, out):
+    """Decode a token stream, its code-length table first, from the first
+    ``stream_bits`` bits of ``padded`` (followed by at least PADDING bytes
+    of zeros) into ``out``, which it must fill exactly; 0 or a problem
+    number (PROBLEMS)."""
+    n_literal = LITERALS + length_slots
+    lengths = np.empty(n_literal + 1 + distance_slots, np.uint8)
+    end = np.uint64(stream_bits)
+    problem, bitpos = _read_table(padded, np.uint64(0), end, lengths)
+    if problem:
+        return problem
+    literal_lengths = lengths[:n_literal]
+    distance_lengths = lengths[n_literal:]
+    if not _huffman.is_complete(literal_lengths):
+        return BAD_LITERAL_CODE
+    # A block without copies needs no distance code.
+    if distance_lengths.any() and not _huffman.is_complete(distance_lengths):
+        return BAD_DISTANCE_CODE
+    literal_payloads, distance_payloads = _payloads(length_slots, distance_slots)
+    # Tables as wide as the longest code: a small block's distance code
+    # takes 7 or 8 bits, and filling 2^11 entries was a fifth of its time.
+    literal_bits = max(np.int64(literal_lengths.max()), 1)
+    distance_bits = max(np.int64(distance_lengths.max()), 1)
+    literal_table = _table(literal_lengths, literal_payloads, literal_bits)
+    distance_table = _table(distance_lengths, distance_payloads, distance_bits)
+    size = out.shape[0]
+    pos = 0
+    last = 1
+    # The bits from ``bitpos`` on, MSB first, ``avail`` of them valid, are
+    # kept in ``window`` and reloaded before a part of a token (a code and
+    # its extra bits: at most WINDOW_NEED) could run past them: a look-up
+    # then waits on a shift, not on a load from the stream.
+    window, avail = _window(padded, bitpos)
+    while pos < size:
+        # A token reads at most 2 * WINDOW_NEED bits: an overrun shows
+        # here, before the padding runs out.
+        if bitpos > end:
+            return BAD_TOKEN
+        if avail < WINDOW_NEED:
+            window, avail = _window(padded, bitpos)
+        entry = literal_table[np.int64(window >> np.uint64(64 - literal_bits))]
+        if entry == 0:
+            return BAD_TOKEN
+        window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
+        p = entry >> 4
+        if p < COPY_FLAG:
+            out[pos] = p
+            pos += 1
+            continue
+        extra = (p >> 9) & 31
+        length = (p >> 14) + _top(window, extra)
+        window, avail, bitpos = _skip(window, avail, bitpos, extra)
+        if avail < WINDOW_NEED:
+            window, avail = _window(padded, bitpos)
+        entry = distance_table[np.int64(window >> np.uint64(64 - distance_bits))]
+        if entry == 0:
+            return BAD_TOKEN
+        window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
+        p = entry >> 4
+        if p:
+            extra = (p >> 1) & 31
+            last = (p >> 6) + _top(window, extra)
+            window, avail, bitpos = _skip(window, avail, bitpos, extra)
+        if last > pos or length > size - pos:
+            return BAD_COPY
+        if last >= 8 and pos + length + 8 <= size:
+            # Eight bytes at a time, past the copy's end: what is written
+            # there is written again by the tokens after it.
+            k = 0
+            while k < length:
+                store8(out, pos + k, load8(out, pos - last + k))
+                k += 8
+        else:
+            move(out, pos, pos - last, length)
+        pos += length
+    if bitpos > end:
+        return BAD_TOKEN
+    spare = end - bitpos
+    if spare >= np.uint64(8) or _bits(padded, bitpos, np.int64(spare)) != 0:
+        return BAD_END
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def decode_payload(payload, out):
+    """Decode the LZ payload ``payload`` into ``out``, which it must fill
+    exactly; 0 or a problem number (PROBLEMS)."""
+    if payload.shape[0] < HEAD or payload[0] > SLOTS or payload[1] > SLOTS:
+        return BAD_HEAD
+    n = payload.shape[0] - HEAD
+    padded = np.zeros(n + PADDING, np.uint8)
+    padded[:n] = payload[HEAD:]
+    return decode(padded, 8 * n, np.int64(payload[0]), np.int64(payload[1]), out)
