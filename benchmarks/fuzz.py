@@ -2,18 +2,18 @@
 
     python benchmarks/fuzz.py --cases 100000
 
-Mutates real compressed streams of every coding (STORED, PACKED, SORTED,
-FILTERED, CONTEXT, FOLDED, REPEATS, LZ, the MIXED codings, the version 0.1 HUFFMAN streams, version 2 streams,
-multi-block streams) and 1994-format
-files: byte and bit flips, truncations, splices of two streams, blocks
-duplicated or dropped, and header fields set to extremes with their checks
-recomputed (so that the mutation reaches the code behind the checks).
-Each gbpe case must decode to exactly the original or raise a documented
-exception (``GageBPEError``, ``EOFError``); a splice may also decode to
-the other stream's original, alone or after this one's, since cutting
-streams of the same fields can leave a well-formed stream (``fb 51``, a
-version 10 STORED block's first bytes, then the rest of a version 9 one:
-the other's block, checked).  The other readers (the
+Mutates real compressed streams of every coding of format 1.0 (STORED,
+PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
+REPEATS, LZ, MIXED, MIXED_PRIMED), multi-block streams, the conformance
+vectors (tests/vectors/) and 1994-format files: byte and bit flips,
+truncations, splices of two streams, blocks duplicated or dropped, and
+header fields set to extremes with their checks recomputed (so that the
+mutation reaches the code behind the checks).  Each gbpe case must
+decode to exactly the original or raise a documented exception
+(``GageBPEError``, ``EOFError``); a splice may also decode to the other
+stream's original, alone or after this one's, since cutting two streams
+at the same place leaves one's head on the other's body.  The other
+readers (the
 incremental ``Decompressor`` fed in pieces, ``GageBPEFile`` and
 ``describe``) must agree with the one-shot decoder; so must a 1994 case's.  The 1994 format has no
 checksum, so a 1994 case may also decode to other bytes ("unchecked
@@ -69,21 +69,19 @@ def seeds():
                            ("lz-blocks", (noise[:1000] * 2 + text[:2000]) * 4,
                             {"level": 9, "block_size": 4000}),
                            ("mixed", noise[:300] * 2 + noise[:600], {"level": 9}),
-                           ("sized-mixed", rows.tobytes()[:100], {"level": 9}),
-                           ("sized-stored", noise[:20], {}),
-                           ("delimited", rows.tobytes()[:60], {}),
+                           ("small-mixed", rows.tobytes()[:100], {"level": 9}),
+                           ("small-stored", noise[:20], {}),
+                           ("tiny-binary", rows.tobytes()[:60], {}),
                            ("primed", text[:60], {}),
                            ("primed-runs", b":\n" + b" " * 40, {}),
                            ("primed-2k", text[:2000], {"level": 9}),
                            ("mixed-blocks", text[:6000], {"level": 9, "block_size": 1500}),
                            ("empty", b"", {})):
         out.append((name, "gbpe", gagebpe.compress(data, **kw), data))
-    for path in sorted((ROOT / "tests" / "data").glob("v0.*.gbpe")):
-        # a seed a stream: a file of several is cut short, validly, between them
-        blob, at = path.read_bytes(), 0
-        for k, info in enumerate(gagebpe.describe(io.BytesIO(blob))):
-            stream, at = blob[at:at + info.stream_bytes], at + info.stream_bytes
-            out.append((f"old-{path.stem}-{k}", "gbpe", stream, gagebpe.decompress(stream)))
+    for path in sorted((ROOT / "tests" / "vectors").glob("*.gbpe")):
+        expected = path.with_suffix(".out")
+        if expected.is_file():  # a valid vector, with its output
+            out.append((f"vector-{path.stem}", "gbpe", path.read_bytes(), expected.read_bytes()))
     for name, data in (("gage1994-text", text[:20_000]), ("gage1994-noise", noise)):
         out.append((name, "gage1994", gagebpe.gage1994.compress(data), data))
     return out
@@ -148,47 +146,46 @@ def mutate(rng, seed, other):
             block = blob[start:end]
             blob = blob[:end] + block + blob[end:] if kind == "duplicate" else (
                 blob[:start] + blob[end:])
-            if (start, end) == (0, len(stream)):  # a primed stream is its block
-                expected = (original, original + original)
         else:
             kind = "truncate"
             blob = blob[:int(rng.integers(len(blob)))]
     elif kind == "extreme":
         value = int(rng.choice([0, 1, 2**31 - 1, 2**32 - 1, 2**26, 2**26 + 1]))
-        if fmt == "gbpe" and _compact_at(blob):  # a compact block header
-            blob = _compact_field(blob, int(rng.integers(2)), value)
-        elif fmt == "gbpe" and len(blob) >= 16 + 17:
+        single = _single_at(blob)
+        if fmt == "gbpe" and single:  # a single stream's sizes
+            blob = _single_field(blob, single, int(rng.integers(2)), value)
+        elif fmt == "gbpe" and len(blob) >= HEAD + 17:
             if rng.integers(2):  # the stream header's max block size
-                blob[8:12] = struct.pack("<I", value)
-                _recheck(blob, 0, 12)
+                blob[HEAD - 8:HEAD - 4] = struct.pack("<I", value)
+                _recheck(blob, 0, HEAD - 4)
             else:  # a block's size or payload size
-                field = 17 + 4 * int(rng.integers(2))
+                field = HEAD + 1 + 4 * int(rng.integers(2))
                 blob[field:field + 4] = struct.pack("<I", value)
-                _recheck(blob, 16, 13)
+                _recheck(blob, HEAD, 13)
         elif blob:
             blob[int(rng.integers(len(blob)))] = int(rng.choice([0, 127, 128, 255]))
     return str(kind), bytes(blob), expected
 
 
-def _compact_at(blob):
-    """Where the compact block header of a one-block stream of version 7 to
-    11 begins, or 0 if ``blob`` is no such stream."""
-    from gagebpe.format import container as _container
-    if blob[:2] == _container.SHORT_MAGIC:
-        return len(_container.SHORT_MAGIC)
-    if blob[:1] == _container.SHORT_MAGIC[:1]:
-        return 1  # versions 10 and 11: the block begins with its coding byte
-    compact = {bytes([v, _container.ONE_BLOCK]) for v in _container.COMPACT_VERSIONS}
-    return _container.PREAMBLE.size if bytes(blob[4:6]) in compact else 0
+# A stream of the block layout: its header's bytes (magic, descriptor,
+# max block size, its check).
+HEAD = 13
 
 
-def _compact_field(blob, which, value):
-    """A one-block stream of version 7 to 11 with its size (``which`` 0) or
-    payload size (1) written as ``value``, as a varint of any length it
-    takes (in version 11, whose coding byte names the size, the first
-    varint is the payload size)."""
+def _single_at(blob):
+    """Where the block of a single stream with no dictionary begins (its
+    coding byte), or 0 if ``blob`` is no such stream."""
     from gagebpe.format import container as _container
-    at = _compact_at(blob) + 1
+    if bytes(blob[:_container.SINGLE_AT]) == _container.MAGIC + b"\0":
+        return _container.SINGLE_AT
+    return 0
+
+
+def _single_field(blob, at, which, value):
+    """The single stream ``blob`` with its size (``which`` 0) or payload
+    size (1) written as ``value``, as a varint of any length it takes."""
+    from gagebpe.format import container as _container
+    at += 1
     try:
         for _ in range(which):
             at = _container.read_varint(blob, at)[1]

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .decoder.stream import Decompressor, decompress
     from .encoder.stream import Compressor, compress
 
-__version__ = "0.19.0"
+__version__ = "0.20.0"
 
 from . import fsspec as _fsspec  # noqa: E402  (registers "gbpe" when fsspec loads)
 

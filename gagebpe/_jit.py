@@ -130,7 +130,8 @@ def choose_place(subpath):
 
 def sources_stamp(package_dir=PACKAGE_DIR):
     """``((path, mtime, size), ...)`` of every module under ``package_dir``
-    that defines kernels: the key of each cached kernel."""
+    whose text holds ``njit(``: that defines kernels, or a function a
+    kernel compiles.  The key of each cached kernel."""
     stamp = []
     for root, dirs, files in os.walk(package_dir):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")

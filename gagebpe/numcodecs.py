@@ -28,7 +28,7 @@ class GageBPE(Codec):
     bytes per block, None for the level's (a chunk smaller than a block is
     one block).  The stream is self-describing: any level decodes with any
     codec instance.  From level 6 up, a chunk of at most 2 KiB may be coded
-    by context mixing (MIXED_MATCH), which is smaller but decodes some
+    by context mixing (MIXED), which is smaller but decodes some
     twenty times more slowly: for many such chunks read often, level 5.
     """
 

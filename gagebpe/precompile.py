@@ -48,13 +48,13 @@ def _exercise():
         (dna, (6,)),                      # probed, not merged: PACKED without merges
         (sample(5000), (6,)),             # one small LZ block
         (sample(100_000), (6,)),          # one SORTED_LONG block (SORTED's kernels)
-        (b"ab" * 100, (6,)),              # MIXED_PRIMED, measured as it is parsed
-        (noise[:100] * 12, (9,)),         # MIXED_MATCH
+        (b"ab" * 100, (6,)),              # MIXED_PRIMED
+        (noise[:100] * 12, (9,)),         # MIXED
         (rows.tobytes(), (6,)),           # records: FILTERED
         (noise, (6,)),                    # STORED
         (dna[:3000] + sample(3000) + dna[:3000], (9,)),  # small, repeats: LZ
         (dna[:40_000] + sample(30_000) + dna[:40_000], (9,)),  # long repeats: REPEATS
-        (rows.tobytes()[:60], (6,)),      # MIXED_DELIMITED, measured as it is parsed
+        (rows.tobytes()[:60], (6,)),      # a tiny binary input: MIXED or MIXED_PRIMED
     ]
     for data, levels in inputs:
         for level in levels:

@@ -2,7 +2,7 @@
 the most frequent pair, count = non-overlapping occurrences, left to right;
 ties to the smallest pair, while it occurs at least ``min_count`` times),
 the word-level and byte-level trainers, and decoders of Gage's 1994 format
-and of LZ, MIXED, MIXED_MATCH, MIXED_DELIMITED and MIXED_PRIMED payloads
+and of LZ, MIXED and MIXED_PRIMED payloads
 written from their descriptions in docs/FORMAT.md."""
 
 
@@ -297,7 +297,7 @@ def lz_decode(payload, size):
     return bytes(out)
 
 
-# MIXED to MIXED_PRIMED (docs/FORMAT.md sections 4.12 to 4.15), step by step as the text says.
+# MIXED and MIXED_PRIMED (docs/FORMAT.md sections 4.12 and 4.13), step by step as the text says.
 SQUASH_POINTS = [1, 2, 4, 6, 10, 17, 27, 45, 74, 120, 194, 311, 488, 747, 1102, 1546, 2048,
                  2550, 2994, 3349, 3608, 3785, 3902, 3976, 4022, 4051, 4069, 4079, 4086, 4090,
                  4092, 4094, 4095]
@@ -314,13 +314,10 @@ for _q in range(4096):
     STRETCH.append(next((d for d in range(-2047, 2048) if squash(d) >= _q), 2047))
 
 
-def mixed_decode(payload, size, match=False, delimited=False, text=b""):
-    """The block's bytes, or None where the payload does not end exactly
-    where its coded bits do; a MIXED_MATCH block if ``match``.  With
-    ``delimited`` (MIXED_DELIMITED, which implies ``match``), ``payload``
-    may go on past the block's: ``(bytes, its payload's length)``.  With
-    the priming ``text`` too, a MIXED_PRIMED block."""
-    match = match or delimited
+def mixed_decode(payload, size, text=b""):
+    """The MIXED block's bytes, or None where the payload does not end
+    exactly where its coded bits do.  With the priming ``text``, a
+    MIXED_PRIMED block."""
     t = len(text)
     B = 14 if t else min(22, max(10, size.bit_length() + 5))
     M = 13 if t else min(16, size.bit_length() + 1)
@@ -340,18 +337,17 @@ def mixed_decode(payload, size, match=False, delimited=False, text=b""):
             for entry in tables[0] + [e for table in tables[1:] for e in table.values()]:
                 entry[1] = min(entry[1], 2)
             N = [min(n, 2) for n in N]
-        if match:
-            if length:
-                a, length = a + 1, min(length + 1, 15)
-            if i >= 3:
-                g = (h * 0x9E3779B1 % 2**32) >> (32 - M)
-                if length == 0 and g in L:
-                    j, k = L[g], 0
-                    while k < 15 and k < j and out[j - 1 - k] == out[i - 1 - k]:
-                        k += 1
-                    if k >= 3:
-                        a, length = j, k
-                L[g] = i
+        if length:
+            a, length = a + 1, min(length + 1, 15)
+        if i >= 3:
+            g = (h * 0x9E3779B1 % 2**32) >> (32 - M)
+            if length == 0 and g in L:
+                j, k = L[g], 0
+                while k < 15 and k < j and out[j - 1 - k] == out[i - 1 - k]:
+                    k += 1
+                if k >= 3:
+                    a, length = j, k
+            L[g] = i
         expected = out[a] if length else 0
         H = [None] + [((h % 2 ** (8 * k)) + k * 2**24) * 0x9E3779B1 % 2**32 for k in (1, 2, 3)]
         c = 1
@@ -392,15 +388,6 @@ def mixed_decode(payload, size, match=False, delimited=False, text=b""):
                 shifted += 1
         out.append(c - 256)
         h = (256 * h + c - 256) % 2**24
-    if delimited:
-        for k in range(1, 5):  # section 4.14: the fewest bytes ending it
-            w = 32 - 8 * k
-            v = -(-low // 2**w)
-            if v * 2**w + 2**w - 1 <= high:
-                break
-        if shifted + k > min(size, len(payload)) or x >> (32 - 8 * k) != v:
-            return None
-        return bytes(out[t:]), shifted + k
     if len(payload) != shifted + 1 or payload[shifted] != low >> 24:
         return None
-    return bytes(out)
+    return bytes(out[t:])

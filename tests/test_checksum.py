@@ -1,4 +1,4 @@
-"""The block check of format version 2: XXH64, seed 0, low 32 bits."""
+"""The block check: XXH64, seed 0, low 32 bits."""
 import zlib
 
 import numpy as np
@@ -32,37 +32,18 @@ def test_xxh64_matches_the_xxhash_package(data):
     assert _checksum.block_check(bytearray(data)) == xxhash.xxh64_intdigest(data) & 0xFFFFFFFF
 
 
-def _stream_of_version(version, data, check):
-    head = _container.HEADER.pack(_container.MAGIC, version, 0, 0, 1 << 20, 0)[:-4]
-    block = _container.BLOCK_HEADER.pack(1, len(data), len(data), check, 0)[:-4]
-    return (head + zlib.crc32(head).to_bytes(4, "little")
-            + block + zlib.crc32(block).to_bytes(4, "little") + data
-            + _container.trailer([(_container.BLOCK_HEADER.size + len(data), len(data))]))
-
-
-def test_each_version_checks_blocks_with_its_own_function():
-    data = b"version one checked blocks with CRC32"
-    crc, xxh = zlib.crc32(data), _checksum.block_check(data)
-    assert gagebpe.decompress(_stream_of_version(1, data, crc)) == data
-    assert gagebpe.decompress(_stream_of_version(2, data, xxh)) == data
-    assert gagebpe.decompress(_stream_of_version(3, data, xxh)) == data
-    for version, wrong in ((1, xxh), (2, crc), (3, crc)):
+def test_blocks_are_checked_with_xxh64_in_either_layout():
+    data = b"the low half of XXH64 checks every block"
+    check = _checksum.block_check(data)
+    assert gagebpe.compress(data, 1) == (_container.MAGIC + bytes([0, 1, len(data)])
+                                         + check.to_bytes(4, "little") + data)
+    head = _container.BLOCK_HEADER.pack(1, len(data), len(data), check, 0)[:-4]
+    blob = (_container.stream_header(1 << 20) + head + zlib.crc32(head).to_bytes(4, "little")
+            + data + _container.trailer([(_container.BLOCK_HEADER.size + len(data), len(data))]))
+    assert gagebpe.decompress(blob) == data
+    for wrong in (check ^ 1, zlib.crc32(data)):
+        bad = blob.replace(check.to_bytes(4, "little"), wrong.to_bytes(4, "little"))
+        head = bad[13:26]
+        bad = bad[:26] + zlib.crc32(head).to_bytes(4, "little") + bad[30:]
         with pytest.raises(gagebpe.GageBPEError, match="block check failed"):
-            gagebpe.decompress(_stream_of_version(version, data, wrong))
-
-
-def test_new_streams_take_the_lowest_version_that_holds_them():
-    # one block or none: the short layout; version 11 names a small block's
-    # coding and size in one byte, version 10 tags the coding byte of others
-    assert gagebpe.compress(b"abc") == b"\xfb\x62" + \
-        _checksum.block_check(b"abc").to_bytes(4, "little") + b"abc"
-    random = np.random.default_rng(0).bytes(40)
-    assert gagebpe.compress(random) == b"\xfb\x51\x28" + \
-        _checksum.block_check(random).to_bytes(4, "little") + random
-    assert gagebpe.compress(b"") == b"\xfb\x50"
-    random = np.random.default_rng(0).bytes(512)
-    assert gagebpe.compress(random, block_size=256)[4] == 3  # STORED
-    # MIXED_MATCH codes the rising bytes' high bits in fewer than 8 bits each
-    assert gagebpe.compress(bytes(range(256)) * 2, block_size=256)[4] == _container.MATCH_VERSION
-    # levels 1-5 write no MIXED_MATCH blocks
-    assert gagebpe.compress(b"abc" * 100, 5, block_size=100)[4] == _container.LZ_VERSION
+            gagebpe.decompress(bad)

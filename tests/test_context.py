@@ -6,9 +6,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe.encoder import block as _block, levels as _levels
+from gagebpe.encoder import block as _block
+from gagebpe.encoder import levels as _levels
+from gagebpe.format import registry
 from gagebpe.format.codings import context as _coding_context, sorted_rules as _coding_sorted
-from gagebpe.format.container import CONTEXT, CONTEXT_LONG
+from gagebpe.format.registry import CONTEXT, CONTEXT_LONG
 from gagebpe.sample import sample
 
 from conftest import byte_strings, payload_spans
@@ -21,7 +23,7 @@ def coded(data, class_of_byte=_coding_context.LETTERS, min_count=2):
 
 
 def decoded(payload, size):
-    return _block.decode(CONTEXT, payload, size, np.empty(size, np.uint8)).tobytes()
+    return registry.decode(CONTEXT, payload, size, np.empty(size, np.uint8)).tobytes()
 
 
 @given(byte_strings(), st.integers(0, 2**256 - 1))

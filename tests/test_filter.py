@@ -1,9 +1,6 @@
-"""Filters (format version 3's FILTERED coding): fixed-stride data is
-found, filtered where it pays, and always decodes to the original; a
-malformed FILTERED block raises GageBPEError; streams written by earlier
-versions stay readable."""
-import hashlib
-from pathlib import Path
+"""Filters (the FILTERED coding): fixed-stride data is found, filtered
+where it pays, and always decodes to the original; a malformed FILTERED
+block raises GageBPEError."""
 
 import numpy as np
 import pytest
@@ -13,12 +10,12 @@ import gagebpe
 from gagebpe.encoder import block as _block
 from gagebpe.format import container as _container
 from gagebpe.kernels import filters as _filter
-from gagebpe.format.container import CONTEXT_LONG, FILTERED, PACKED, SORTED, SORTED_LONG, STORED
+from gagebpe.format import registry
+from gagebpe.format.registry import CONTEXT_LONG, FILTERED, SORTED_LONG, STORED
 from gagebpe.sample import sample
 
-from conftest import block_layout, payload_spans
+from conftest import payload_spans
 
-DATA = Path(__file__).parent / "data"
 
 
 def records(length, count, seed, changes=2):
@@ -104,7 +101,7 @@ def test_malformed_filter_headers_are_refused(field, value, message):
     else:
         payload[field] = value
     with pytest.raises(gagebpe.GageBPEError, match=message):
-        _block.decode(FILTERED, bytes(payload), len(data), np.empty(len(data), np.uint8))
+        registry.decode(FILTERED, bytes(payload), len(data), np.empty(len(data), np.uint8))
 
 
 def test_a_wrong_lag_fails_the_block_check():
@@ -119,15 +116,7 @@ def test_a_wrong_lag_fails_the_block_check():
 def test_short_filtered_payloads_are_refused():
     for n in range(4):
         with pytest.raises(gagebpe.GageBPEError):
-            _block.decode(FILTERED, bytes(n), 10, np.empty(10, np.uint8))
-
-
-def test_version_2_streams_cannot_hold_filtered_blocks():
-    blob = bytearray(block_layout(gagebpe.compress(records(13, 2000, 4))))
-    blob[4] = 2
-    blob[12:16] = _container._crc(bytes(blob[:12])).to_bytes(4, "little")
-    with pytest.raises(gagebpe.GageBPEError, match="unsupported block coding 5"):
-        gagebpe.decompress(bytes(blob))
+            registry.decode(FILTERED, bytes(n), 10, np.empty(10, np.uint8))
 
 
 def test_gagebpe_l_counts_the_merges_of_filtered_blocks():
@@ -136,16 +125,3 @@ def test_gagebpe_l_counts_the_merges_of_filtered_blocks():
     (info,) = _container.describe(io.BytesIO(gagebpe.compress(data)))
     payload = _filtered_block(data)
     assert info.merges == int.from_bytes(payload[4:8], "little") > 0
-
-
-@pytest.mark.parametrize("name, codings", [("v0.4-level9.gbpe", {SORTED}),
-                                           ("v0.4-blocks.gbpe", {SORTED, PACKED})])
-def test_streams_written_by_version_0_4_stay_readable(name, codings):
-    # Written by gagebpe 0.4.0 (format version 2) from gagebpe.sample.sample(30000)
-    # and, for the blocks, 3,000 random bytes and 20,000 random DNA letters after it.
-    blob = (DATA / name).read_bytes()
-    assert blob[4] == 2 and set(coding_of(blob)) == codings
-    assert hashlib.sha256(gagebpe.decompress(blob)).hexdigest() == {
-        "v0.4-level9.gbpe": "f660804f5fa9da730f4d79602490fbae53ce33b36f31e1d71e0f8b066146103a",
-        "v0.4-blocks.gbpe": "0da8a6795e0e1d6744c0e274fb082ffb50931ff7b887b4c9fbf531d417a64f31",
-    }[name]

@@ -16,7 +16,7 @@ from gagebpe import GageBPEError
 from gagebpe.format import container as _container
 from gagebpe.sample import sample
 
-from conftest import as_version, block_layout, unprimed
+from conftest import block_layout, unprimed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,6 +32,9 @@ def test_fuzz_campaign_with_a_fixed_budget():
     assert "wrong output: 0" in result.stdout and "crash: 0" in result.stdout
     assert "hang: 0" in result.stdout
 
+
+# A block-layout stream's header: magic, descriptor, max block size, its check.
+HEADER_BYTES = _container.SINGLE_AT + 8
 
 def with_total(stream, total):
     """``stream`` with its footer declaring ``total`` original bytes and its
@@ -59,23 +62,20 @@ def test_a_header_declaring_2_to_the_60_bytes_allocates_nothing():
         tracemalloc.stop()
     assert peak < 1 << 20
     # A block header declaring 2^32 - 1 bytes (its check recomputed) is
-    # refused by the stream's maximum block size, or in a one-block stream
-    # by the largest a block may have, before any payload is read.
+    # refused by the stream's maximum block size before any payload is read.
     tiny = unprimed(b"tiny")
-    for blob, at in ((block_layout(tiny), _container.HEADER.size),
-                     (as_version(tiny, _container.ONE_BLOCK_VERSION), _container.PREAMBLE.size)):
-        blob = bytearray(blob)
-        struct.pack_into("<I", blob, at + 1, 0xFFFFFFFF)
-        struct.pack_into("<I", blob, at + 13, zlib.crc32(bytes(blob[at:at + 13])))
-        with pytest.raises(GageBPEError, match="out of range"):
-            gagebpe.decompress(bytes(blob))
-    # and in the compact headers of versions 7 and 10, whose sizes are
-    # varints of at most 28 bits
-    for blob, at in ((as_version(tiny, _container.TAGGED_VERSION), 2),  # after fb 51
-                     (as_version(tiny, _container.COMPACT_VERSION), _container.PREAMBLE.size + 1)):
-        forged = blob[:at] + _container.varint((1 << 28) - 1) + blob[at + 1:]
-        with pytest.raises(GageBPEError, match="out of range"):
-            gagebpe.decompress(forged)
+    blob = bytearray(block_layout(tiny))
+    at = HEADER_BYTES
+    struct.pack_into("<I", blob, at + 1, 0xFFFFFFFF)
+    struct.pack_into("<I", blob, at + 13, zlib.crc32(bytes(blob[at:at + 13])))
+    with pytest.raises(GageBPEError, match="out of range"):
+        gagebpe.decompress(bytes(blob))
+    # and in the single layout, whose sizes are varints of at most 28 bits,
+    # by the largest a block may have
+    at = _container.SINGLE_AT + 1
+    forged = tiny[:at] + _container.varint((1 << 28) - 1) + tiny[at + 1:]
+    with pytest.raises(GageBPEError, match="out of range"):
+        gagebpe.decompress(forged)
 
 
 def test_limit_refuses_a_block_before_decoding_it():
@@ -114,7 +114,7 @@ def test_a_bomb_is_refused_at_the_limit_without_expanding_past_it(bomb_64gib):
 
 def test_a_forged_layout_without_a_limit_is_refused_a_block_at_a_time(bomb_64gib):
     hostile = bytearray(bomb_64gib)
-    hostile[_container.HEADER.size + _container.BLOCK_HEADER.size + 40] ^= 0xFF
+    hostile[HEADER_BYTES + _container.BLOCK_HEADER.size + 40] ^= 0xFF
     tracemalloc.start()
     try:
         with pytest.raises(GageBPEError):

@@ -1,9 +1,6 @@
-"""Long rules (format version 14): merges used once inside another folded
-into it, their table, the SORTED_LONG and CONTEXT_LONG codings, and the
-streams that hold them."""
-import io
-import zlib
-from pathlib import Path
+"""Long rules: merges used once inside another folded into it, their
+table, the SORTED_LONG and CONTEXT_LONG codings, and the streams that
+hold them."""
 
 import numpy as np
 import pytest
@@ -11,16 +8,14 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.format.codings import context as _coding_context, sorted_rules as _coding_sorted
-from gagebpe.format import container as _container
+from gagebpe.format import container as _container, fast as _one_block, registry
 from gagebpe.kernels import grammar as _grammar, long_rules as _long_rules
-from gagebpe.format import fast as _one_block
 from gagebpe.kernels import cutoff as _prefix, sorted_table as _sorted_table
 from gagebpe._errors import GageBPEError
-from gagebpe.sample import sample
 from conftest import check_every_reader, payload_spans
 from test_sorted_table import expansions, random_merges
 
-LONG_STREAMS = Path(__file__).parent / "data" / "v0.18-long.gbpe"
+LONG_CODINGS = {registry.SORTED_LONG, registry.CONTEXT_LONG}
 
 
 def log_lines(n, seed=0):
@@ -183,8 +178,7 @@ def test_the_smaller_table_is_chosen_and_merges_win_a_tie():
 def test_logs_are_written_with_long_rules_at_levels_6_to_9(level):
     data = log_lines(4000)
     blob = gagebpe.compress(data, level)
-    assert blob[0] == _container.SHORT_MARK
-    assert set(_container.LONG_CODINGS) & set(_coding_chain(blob))
+    assert LONG_CODINGS & set(_coding_chain(blob))
     assert gagebpe.decompress(blob) == data
 
 
@@ -198,19 +192,19 @@ def _coding_chain(blob):
         assert unit is not None
         at += n
         if isinstance(unit, _container.Payload):
-            return _container.codings_of(unit.block.coding, bytes(unit.data))
+            return registry.codings_of(unit.block.coding, bytes(unit.data))
 
 
 def test_levels_1_to_5_keep_to_merges():
     data = log_lines(4000)
     for level in (1, 5):
-        assert not set(_container.LONG_CODINGS) & set(_coding_chain(gagebpe.compress(data, level)))
+        assert not LONG_CODINGS & set(_coding_chain(gagebpe.compress(data, level)))
 
 
-def test_a_stream_of_long_blocks_is_version_14_and_every_reader_agrees():
+def test_a_stream_of_long_blocks_is_read_by_every_reader():
     pieces = [log_lines(3000, seed) for seed in range(2)]
     blob = gagebpe.compress(b"".join(pieces), 6, block_size=len(pieces[0]))
-    assert blob[:4] == _container.MAGIC and blob[4] == _container.LONG_VERSION
+    assert blob[:4] == _container.MAGIC
     assert gagebpe.decompress(blob) == b"".join(pieces)
     streams = [gagebpe.compress(p, 6) for p in pieces] + [blob]
     check_every_reader(streams, pieces + [b"".join(pieces)])
@@ -221,7 +215,7 @@ def test_every_corrupted_byte_of_a_sorted_long_payload_is_refused():
     data = log_lines(1500)
     blob = gagebpe.compress(data, 6)
     (start, end, block), = payload_spans(blob)
-    assert block.coding == _container.SORTED_LONG
+    assert block.coding == registry.SORTED_LONG
     for at in range(start, end):
         bad = bytearray(blob)
         bad[at] ^= 0x41
@@ -229,39 +223,7 @@ def test_every_corrupted_byte_of_a_sorted_long_payload_is_refused():
             gagebpe.decompress(bytes(bad))
 
 
-def test_a_long_block_is_refused_in_a_stream_of_an_earlier_version():
-    b = log_lines(1500, 1)
-    blob = bytearray(gagebpe.compress(b * 2, 9, block_size=len(b)))
-    assert blob[4] == _container.LONG_VERSION
-    blob[4] = _container.MATCH_VERSION
-    blob[12:16] = zlib.crc32(blob[:12]).to_bytes(4, "little")
-    with pytest.raises(GageBPEError, match="coding 14"):
-        gagebpe.decompress(bytes(blob))
-
-
 def test_the_one_block_path_decodes_long_streams():
     data = log_lines(3000)
     blob = gagebpe.compress(data, 6)
     assert _one_block.decode(blob, len(data)) == data
-
-
-def test_streams_written_by_gagebpe_0_18_stay_readable():
-    # SORTED_LONG in the short layout (level 6); two SORTED_LONG blocks in
-    # the block layout (level 9); CONTEXT_LONG (level 7); FOLDED over
-    # SORTED_LONG (level 9)
-    blob = LONG_STREAMS.read_bytes()
-    b = log_lines(1500, 1)
-    pieces = [log_lines(3000), b * 2, sample(20_000),
-              log_lines(2000).replace(b"status", b"Status").replace(b"half-configured",
-                                                                     b"Half-Configured")]
-    assert gagebpe.decompress(blob) == b"".join(pieces)
-    infos = gagebpe.describe(io.BytesIO(blob))
-    assert [(i.version, i.blocks, i.size) for i in infos] == [
-        (14, 1, len(pieces[0])), (14, 2, len(pieces[1])), (14, 1, len(pieces[2])),
-        (14, 1, len(pieces[3]))]
-    starts = [sum(i.stream_bytes for i in infos[:k]) for k in range(len(infos))]
-    chains = [_coding_chain(blob[k:k + i.stream_bytes]) for k, i in zip(starts, infos)]
-    assert chains == [[14], [14], [15], [7, 14]]
-    for k, info, data in zip(starts, infos, pieces):
-        if info.blocks == 1:
-            assert _one_block.decode(blob[k:k + info.stream_bytes], len(data)) == data

@@ -1,6 +1,5 @@
-"""The LZ block coding (format version 6, level 9's small blocks): tokens
-put back exactly, written where they make the block smaller, in a stream of
-version 6 only, and malformed LZ blocks refused."""
+"""The LZ block coding: tokens put back exactly, written where they make
+the block smaller, and malformed LZ blocks refused."""
 import io
 import zlib
 from pathlib import Path
@@ -11,14 +10,15 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.encoder import block as _block
+from gagebpe.format import fast as _one_block, registry
 from gagebpe.format.codings import lz as _coding_lz
-from gagebpe.format import container as _container, fast as _one_block
+from gagebpe.format import container as _container
 from gagebpe.kernels import lz as _lz
-from gagebpe.format.container import LZ
+from gagebpe.format.registry import LZ
 from gagebpe.sample import sample
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
-                      as_version, coding_of, one_block, payload_spans)
+                      coding_of, payload_spans)
 from reference import lz_decode
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "canterbury"
@@ -28,7 +28,7 @@ SMALL_FILES = ("grammar.lsp", "xargs.1", "fields.c", "cp.html", "sum")
 def code(data):
     """``data`` coded as LZ and decoded again."""
     payload = _coding_lz.encode(data)
-    return payload, _block.decode(LZ, payload, len(data), np.empty(len(data), np.uint8)).tobytes()
+    return payload, registry.decode(LZ, payload, len(data), np.empty(len(data), np.uint8)).tobytes()
 
 
 @st.composite
@@ -163,7 +163,7 @@ def _payload(tokens):
 
 
 def _decode(payload, size):
-    return _block.decode(LZ, payload, size, np.empty(size, np.uint8)).tobytes()
+    return registry.decode(LZ, payload, size, np.empty(size, np.uint8)).tobytes()
 
 
 def test_hand_made_tokens_decode():
@@ -199,21 +199,6 @@ def test_malformed_heads_tables_and_padding_are_refused():
             _decode(bad, len(data))
 
 
-def test_lz_blocks_are_refused_before_version_6():
-    source = code_like()
-    blob = gagebpe.compress(source, 9)
-    block = one_block(blob)
-    assert block[0] == LZ
-    as_version_5 = as_version(blob, _container.REPEATS_VERSION)
-    with pytest.raises(gagebpe.GageBPEError, match="coding 9"):
-        gagebpe.decompress(as_version_5)
-    assert _one_block.decode(as_version_5, len(source)) is None
-    as_version_3 = (_container.stream_header(len(source)) + block
-                    + _container.trailer([(len(block), len(source))]))
-    with pytest.raises(gagebpe.GageBPEError, match="coding 9"):
-        gagebpe.decompress(as_version_3)
-
-
 def test_corrupt_lz_streams_are_refused():
     source = code_like(100)
     blob = gagebpe.compress(source, 9)
@@ -226,4 +211,4 @@ def test_corrupt_lz_streams_are_refused():
 def test_describe_gives_lz_blocks_no_merges():
     source = code_like()
     info, = gagebpe.describe(io.BytesIO(gagebpe.compress(source, 9)))
-    assert info.version == _container.TAGGED_VERSION and info.merges == 0
+    assert info.version == "1.0" and info.merges == 0

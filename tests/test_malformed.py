@@ -98,20 +98,21 @@ def test_trailing_garbage_is_an_error():
         gagebpe.decompress(stream("text") + b"junk")
 
 
-def header(magic=b"GBPE", version=3, flags=0, reserved=0, max_block=1 << 20, crc=None):
-    head = struct.pack("<4sBBHI", magic, version, flags, reserved, max_block)
+def header(magic=_container.MAGIC, descriptor=1, max_block=1 << 20, crc=None):
+    """A stream header of the block layout."""
+    head = magic + bytes([descriptor]) + struct.pack("<I", max_block)
     return head + struct.pack("<I", zlib.crc32(head) if crc is None else crc)
 
 
 @pytest.mark.parametrize("head, message", [
     (header(magic=b"GZIP"), "bad magic"),
+    (b"GBPE\x0e\x00\x00\x00" + bytes(8), "bad magic"),  # a stream of gagebpe before 1.0
     (header(crc=0), "header check"),
-    (header(version=0), "unsupported format version"),
-    (header(version=10), "unsupported format version"),
-    (header(flags=1), "reserved"),
-    (header(version=4, flags=2), "reserved"),
-    (header(version=4, flags=3), "reserved"),
-    (header(reserved=4), "reserved"),
+    (header(descriptor=0x05), "reserved descriptor bit 2"),
+    (header(descriptor=0x09), "reserved descriptor bit 3"),
+    (header(descriptor=0x11), "revision 1"),
+    (header(descriptor=0xF1), "revision 15"),
+    (header(descriptor=0x03), "dictionary 0x00100000"),  # its max block size read as the id
     (header(max_block=0), "out of range"),
     (header(max_block=1 << 31), "out of range"),
 ])
@@ -126,7 +127,8 @@ def block(coding, size, payload, data_crc=0, crc=None):
 
 
 @pytest.mark.parametrize("blk, message", [
-    (block(8, 4, b"abcd"), "unsupported block coding"),
+    (block(13, 4, b"abcd"), "block coding 13 is not one of format 1.0's"),
+    (block(255, 4, b"abcd"), "block coding 255"),
     (block(1, 4, b"abcd", crc=1), "block header check"),
     (block(1, 4, b"abcd", data_crc=1), "block check failed"),
     (block(1, (1 << 20) + 1, b"abcd"), "out of range"),
@@ -177,7 +179,8 @@ def test_hostile_sizes_are_rejected_before_allocating():
     with pytest.raises(GageBPEError, match="out of range"):
         gagebpe.decompress(header() + blk)
     # A trailer claiming 2**32 - 1 blocks does not make the reader wait.
-    forged = header() + b"\0" + struct.pack("<IQI4s", 2**32 - 1, 2**60, 0, b"EPBG")
+    forged = header() + b"\0" + struct.pack("<IQI4s", 2**32 - 1, 2**60, 0,
+                                            _container.FOOTER_MAGIC)
     with pytest.raises(GageBPEError, match="index"):
         gagebpe.decompress(forged)
     with pytest.raises(GageBPEError, match="index"):
@@ -191,30 +194,45 @@ def test_a_block_is_self_contained_given_the_stream_header():
     assert [size for _, _, size in spans] == [600, 600, 600, 600, 100]
     offset, nbytes, size = spans[2]
     d = gagebpe.Decompressor()
-    out = d.decompress(blob[:_container.HEADER.size] + blob[offset:offset + nbytes])
+    head = _container.SINGLE_AT + 8  # the magic, the descriptor, max block size, its check
+    out = d.decompress(blob[:head] + blob[offset:offset + nbytes])
     assert out == data[1200:1800]
 
 
-def test_version_4_reads_the_block_layout_too():
-    assert gagebpe.decompress(header(version=4) + _container.trailer([])) == b""
-    data = np.random.default_rng(4).bytes(300)  # STORED blocks: version 3's codings
-    blob = gagebpe.compress(data, block_size=100)
-    assert gagebpe.decompress(header(version=4, max_block=100) + blob[16:]) == data
+def single_stream(coding, size, payload, check=None, payload_size=None):
+    """A single stream; ``size`` and ``payload_size`` are ints (written as
+    varints) or their bytes as written."""
+    def field(value):
+        return value if isinstance(value, bytes) else _container.varint(value)
+    if check is None:
+        check = block_check(payload) if coding == 1 else 0
+    sizes = field(size) + (b"" if coding == 1 else field(
+        len(payload) if payload_size is None else payload_size))
+    return _container.MAGIC + bytes([0, coding]) + sizes + struct.pack("<I", check) + payload
 
 
-def one_block_stream(blk, flags=_container.ONE_BLOCK):
-    return _container.PREAMBLE.pack(_container.MAGIC, 4, flags) + blk
+def test_a_single_stream_is_read():
+    assert gagebpe.decompress(single_stream(1, 4, b"abcd")) == b"abcd"
+    assert gagebpe.decompress(single_stream(1, 200, b"x" * 200)) == b"x" * 200
+    assert gagebpe.decompress(_container.MAGIC + b"\0\0") == b""
 
 
 @pytest.mark.parametrize("blob, error, message", [
-    (one_block_stream(block(0, 4, b"abcd")), GageBPEError, "unsupported block coding 0"),
-    (one_block_stream(block(1, (1 << 26) + 1, b"abcd")), GageBPEError, "out of range"),
-    (one_block_stream(block(1, 4, b"abcd", crc=1)), GageBPEError, "block header check"),
-    (one_block_stream(block(1, 4, b"abcd", data_crc=1)), GageBPEError, "block check failed"),
-    (one_block_stream(block(1, 4, b"abcd"))[:-1], EOFError, "ended before"),
-    (one_block_stream(block(1, 4, b"abcd"))[:20], EOFError, "ended before"),
+    (single_stream(13, 4, b"abcd"), GageBPEError, "block coding 13"),
+    (single_stream(1, 0, b""), GageBPEError, "out of range"),
+    (single_stream(1, (1 << 26) + 1, b"abcd"), GageBPEError, "out of range"),
+    (single_stream(1, b"\x84\x00", b"abcd"), GageBPEError, "shortest form"),
+    (single_stream(2, 4, b"abcd", payload_size=b"\x84\x80\x80\x80\x00"), GageBPEError,
+     "longer than 4 bytes"),
+    (single_stream(2, 4, b"abcde"), GageBPEError, "larger than its contents"),
+    (single_stream(1, 4, b"abcd", check=1), GageBPEError, "block check failed"),
+    (single_stream(1, 4, b"abcd")[:-1], EOFError, "ended before"),
+    (single_stream(1, 300, b"x" * 300)[:8], EOFError, "ended before"),
+    (_container.MAGIC[:3], EOFError, "ended before"),
+    (_container.MAGIC + b"\x04\x00", GageBPEError, "reserved descriptor bit 2"),
+    (_container.MAGIC + b"\x02\x00\x00\x00\x01\x00", GageBPEError, "dictionary 0x01000000"),
 ])
-def test_bad_one_block_streams(blob, error, message):
+def test_bad_single_streams(blob, error, message):
     with pytest.raises(error, match=message):
         gagebpe.decompress(blob)
     d = gagebpe.Decompressor()
@@ -224,43 +242,7 @@ def test_bad_one_block_streams(blob, error, message):
             raise EOFError("ended before")
 
 
-def compact_stream(coding, size, payload, check=None, payload_size=None):
-    """A version 7 one-block stream; ``size`` and ``payload_size`` are
-    ints (written as varints) or their bytes as written."""
-    def field(value):
-        return value if isinstance(value, bytes) else _container.varint(value)
-    if check is None:
-        check = block_check(payload) if coding == _container.STORED else 0
-    return (_container.PREAMBLE.pack(_container.MAGIC, 7, _container.ONE_BLOCK)
-            + bytes([coding]) + field(size) + field(len(payload) if payload_size is None
-                                                    else payload_size)
-            + struct.pack("<I", check) + payload)
-
-
-def test_a_compact_stream_is_read():
-    assert gagebpe.decompress(compact_stream(1, 4, b"abcd")) == b"abcd"
-    assert gagebpe.decompress(compact_stream(1, 200, b"x" * 200)) == b"x" * 200
-
-
-@pytest.mark.parametrize("blob, error, message", [
-    (compact_stream(0, 4, b"abcd"), GageBPEError, "unsupported block coding 0"),
-    (compact_stream(10, 4, b"abcd"), GageBPEError, "unsupported block coding 10"),
-    (compact_stream(1, 0, b""), GageBPEError, "out of range"),
-    (compact_stream(1, (1 << 26) + 1, b"abcd"), GageBPEError, "out of range"),
-    (compact_stream(1, b"\x84\x00", b"abcd"), GageBPEError, "shortest form"),
-    (compact_stream(1, 4, b"abcd", payload_size=b"\x84\x80\x80\x80\x00"), GageBPEError,
-     "longer than 4 bytes"),
-    (compact_stream(1, 4, b"abcde"), GageBPEError, "larger than its contents"),
-    (compact_stream(1, 5, b"abcd"), GageBPEError, "STORED"),
-    (compact_stream(1, 4, b"abcd", check=1), GageBPEError, "block check failed"),
-    (compact_stream(1, 4, b"abcd")[:-1], EOFError, "ended before"),
-    (compact_stream(1, 300, b"x" * 300)[:8], EOFError, "ended before"),
-])
-def test_bad_compact_streams(blob, error, message):
-    test_bad_one_block_streams(blob, error, message)
-
-
-def test_bytes_after_a_one_block_stream_are_refused():
+def test_bytes_after_a_single_stream_are_refused():
     with pytest.raises(GageBPEError, match="bad magic"):
         gagebpe.decompress(gagebpe.compress(b"abcd") + b"\0")
     d = gagebpe.Decompressor()

@@ -74,15 +74,12 @@ def test_plain_decompress_declines_every_corruption_the_kernels_refuse():
                 assert out is None or out == want, (level, len(data), pos)
 
 
-@given(st.binary(min_size=1, max_size=3000), st.booleans())
-def test_plain_mixing_codes_as_the_kernel(data, delimited):
-    if delimited:
-        data = data[:64]
-    payload = mixing.encode(data, delimited=delimited)
-    assert payload == _coding_mixed.encode(data, delimited=delimited)
+@given(st.binary(min_size=1, max_size=3000))
+def test_plain_mixing_codes_as_the_kernel(data):
+    payload = mixing.encode(data)
+    assert payload == _coding_mixed.encode(data)
     if payload is not None:
-        problem, end, out = mixing.decode(payload, len(data), delimited=delimited)
-        assert (problem, end, out) == (0, len(payload), data)
+        assert mixing.decode(payload, len(data)) == (0, len(payload), data)
 
 
 @given(st.binary(min_size=1, max_size=_mixing.PRIMED_MAX_SIZE))
@@ -93,11 +90,11 @@ def test_plain_primed_model_codes_as_the_kernel(data):
         assert primed.decode(payload, len(data)) == (0, len(payload), data)
 
 
-@given(st.binary(min_size=1, max_size=300), st.integers(1, 300), st.booleans())
-def test_plain_mixing_decodes_any_payload_as_the_kernel(payload, size, delimited):
+@given(st.binary(min_size=1, max_size=300), st.integers(1, 300))
+def test_plain_mixing_decodes_any_payload_as_the_kernel(payload, size):
     out = np.empty(size, np.uint8)
-    problem, end = _mixing.decode(np.frombuffer(payload, np.uint8), out, True, delimited)
-    plain = mixing.decode(payload, size, delimited)
+    problem, end = _mixing.decode(np.frombuffer(payload, np.uint8), out)
+    plain = mixing.decode(payload, size)
     assert plain[:2] == (problem, end)
     if not problem:
         assert plain[2] == out.tobytes()

@@ -1,8 +1,7 @@
-"""Long repeats (format version 5's REPEATS coding, level 9): copies found
-and put back exactly, written where they make the block smaller, in a
-stream of version 5 only, and malformed REPEATS blocks refused."""
+"""Long repeats (the REPEATS coding, level 9): copies found and put back
+exactly, written where they make the block smaller, and malformed REPEATS
+blocks refused."""
 import io
-from pathlib import Path
 import struct
 
 import numpy as np
@@ -11,14 +10,13 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.encoder import block as _block
+from gagebpe.format import registry
 from gagebpe.format.codings import repeats as _coding_repeats
-from gagebpe.format import container as _container
 from gagebpe.kernels import repeats as _repeats
-from gagebpe.format.container import CONTEXT, CONTEXT_LONG, REPEATS, SORTED, SORTED_LONG, STORED
+from gagebpe.format.registry import CONTEXT, CONTEXT_LONG, REPEATS, SORTED, SORTED_LONG, STORED
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
-                      as_version, coding_of, one_block, one_block_payload, unprimed,
-                      without_lz)
+                      coding_of, one_block_payload, unprimed, without_lz)
 
 
 def noise(n, seed):
@@ -100,28 +98,18 @@ def test_copies_take_the_repeats_and_runs():
     assert copies.tolist() == [[2, 1, 999]] and literals.tobytes() == b"xay"
 
 
-def test_level_9_writes_repeats_where_they_pay_in_version_5():
+def test_level_9_writes_repeats_where_they_pay():
     data = repeated(2)
     blob = gagebpe.compress(data, 9)
     assert coding_of(blob) == REPEATS
     assert len(blob) < 0.8 * len(without_lz(data, 8))
     assert gagebpe.decompress(blob) == data
-    # the block layout: version 5 from the one-shot writer too (where the
-    # inner coding is not of version 14) ...
+    # in the block layout too, from either writer
     blob = unprimed(data * 3, 9, block_size=len(data))
-    assert blob[4] == _container.REPEATS_VERSION and gagebpe.decompress(blob) == data * 3
-    # ... and from the incremental one, which cannot know its later blocks
-    # (version 14: level 9 may write LZ, MIXED_MATCH and long rules too)
+    assert gagebpe.decompress(blob) == data * 3
     c = gagebpe.Compressor(9, block_size=len(data))
     blob = c.compress(data * 2) + c.compress(b"tail" * 100) + c.flush()
-    assert blob[4] == _container.LONG_VERSION
     assert gagebpe.decompress(blob) == data * 2 + b"tail" * 100
-
-
-def test_streams_without_repeats_keep_their_versions():
-    data = noise(5000, 3)
-    assert gagebpe.compress(data * 2, 9, block_size=5000)[4] == _container.VERSION
-    assert gagebpe.compress(data * 2, 8, block_size=5000)[4] == _container.VERSION
 
 
 def test_repeats_are_kept_only_where_smaller():
@@ -152,7 +140,7 @@ def _payload(seed=4):
 
 
 def _decode(payload, size):
-    return _block.decode(REPEATS, payload, size, np.empty(size, np.uint8)).tobytes()
+    return registry.decode(REPEATS, payload, size, np.empty(size, np.uint8)).tobytes()
 
 
 @pytest.mark.parametrize("field, value, message", [
@@ -206,23 +194,6 @@ def test_malformed_numbers_are_refused():
         _decode(short, 20)
 
 
-def test_repeats_blocks_are_refused_before_version_5():
-    blob = without_lz(repeated(5), 9)
-    block = one_block(blob)
-    assert block[0] == REPEATS
-    as_version_4 = as_version(blob, _container.ONE_BLOCK_VERSION)
-    with pytest.raises(gagebpe.GageBPEError, match="coding 8"):
-        gagebpe.decompress(as_version_4)
-    size = _container.BLOCK_HEADER.unpack_from(block)[1]
-    as_version_3 = (_container.stream_header(size) + block
-                    + _container.trailer([(len(block), size)]))
-    with pytest.raises(gagebpe.GageBPEError, match="coding 8"):
-        gagebpe.decompress(as_version_3)
-    as_version_5 = (_container.stream_header(size, _container.REPEATS_VERSION) + block
-                    + _container.trailer([(len(block), size)]))
-    assert gagebpe.decompress(as_version_5) == repeated(5)
-
-
 def test_corrupt_repeats_streams_are_refused():
     blob = gagebpe.compress(repeated(6), 9)
     assert_corruptions_refused(blob, 5, 0x24)
@@ -237,19 +208,5 @@ def test_describe_counts_the_merges_inside():
     info, = gagebpe.describe(io.BytesIO(blob))
     coding, *_, inner = _coding_repeats.split(one_block_payload(blob), len(data))
     assert coding in (SORTED, CONTEXT, SORTED_LONG, CONTEXT_LONG)  # their rule count comes first
-    # the tagged byte is version 10's; a version 14 coding inside makes it 14
-    assert info.version == (_container.LONG_VERSION if coding in _container.LONG_CODINGS
-                            else _container.TAGGED_VERSION)
+    assert info.version == "1.0"
     assert info.merges == struct.unpack_from("<I", inner)[0] > 0
-
-
-def test_a_stream_of_version_5_stays_readable():
-    # Written by gagebpe 0.8.0 (format version 5, one-block layout) at
-    # level 9: REPEATS over CONTEXT.
-    from gagebpe.format import fast as _one_block
-    from gagebpe.sample import sample
-    data = sample(12_000) + noise(3000, 8) + sample(12_000)[2000:6000] + noise(3000, 8)[:1000]
-    blob = (Path(__file__).parent / "data" / "v0.8-level9.gbpe").read_bytes()
-    assert blob[4] == _container.REPEATS_VERSION and coding_of(blob) == REPEATS
-    assert gagebpe.decompress(blob) == data
-    assert _one_block.decode(blob, len(data)) == data

@@ -9,9 +9,9 @@ layout first, then decodes every block straight into the bytes it
 returns; a stream of one small block (a chunk) takes one kernel call
 instead (``format.fast``), where it can.
 
-Imports ``_arguments``, ``_errors``, ``_inplace_bytes``, ``encoder.block``
-(the block decoders), ``format.container``, ``format.fast`` and
-``format.gage1994``.
+Imports ``_arguments``, ``_errors``, ``_inplace_bytes``,
+``format.container``, ``format.registry`` (the block decoders),
+``format.fast`` and ``format.gage1994``.
 """
 import warnings
 from collections import deque
@@ -19,8 +19,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from ..encoder import block as _block
-from ..format import container as _container, gage1994 as _gage1994_stream, fast as _one_block
+from ..format import container as _container, fast as _one_block, gage1994 as _gage1994_stream
+from ..format import registry
 from .. import _inplace_bytes
 from .._arguments import check_format, check_limit, check_threads
 from ..format.container import BlockHeader, End, Parser, Payload
@@ -31,16 +31,16 @@ PLAUSIBLE_EXPANSION = 1024  # runs expand further; they take the joining path
 
 # -- decompressing ----------------------------------------------------------------
 
-def _decode(payload, version):
+def _decode(payload):
     """The checked bytes of one block (a uint8 array)."""
     out = np.empty(payload.block.size, np.uint8)
-    return _decode_into(payload, version, out)
+    return _decode_into(payload, out)
 
 
-def _decode_into(payload, version, out):
+def _decode_into(payload, out):
     block = payload.block
-    _block.decode(block.coding, payload.data, block.size, out)
-    _container.check_data(out, block.data_check, version)
+    registry.decode(block.coding, payload.data, block.size, out)
+    _container.check_data(out, block.data_check)
     return out
 
 
@@ -137,13 +137,12 @@ class Decompressor:
             if self._left < 0:  # refused before its payload is read
                 raise GageBPEError(OVER_LIMIT)
         elif isinstance(unit, Payload):
-            version = self._parser.header.version
             if self._threads > 1:
                 if self._executor is None:
                     self._executor = ThreadPoolExecutor(self._threads)
-                self._decoded.append(self._executor.submit(_decode, unit, version))
+                self._decoded.append(self._executor.submit(_decode, unit))
             else:
-                self._decoded.append(_decode(unit, version))
+                self._decoded.append(_decode(unit))
         elif isinstance(unit, End):
             self.unused_data = bytes(self._input[self._input_pos:])
             self._input, self._input_pos = bytearray(), 0
@@ -159,7 +158,7 @@ class Decompressor:
 
 def _layout(data, limit):
     """Every block of the concatenated streams ``data`` (a memoryview), as
-    ``(payload, version)``, the layout checked throughout; and the total
+    its ``Payload``, the layout checked throughout; and the total
     size they declare, which must not pass ``limit``."""
     blocks, total, pos = [], 0, 0
     while True:
@@ -174,7 +173,7 @@ def _layout(data, limit):
                 if total > limit:  # refused before anything is decoded
                     raise GageBPEError(OVER_LIMIT)
             elif isinstance(unit, Payload):
-                blocks.append((unit, parser.header.version))
+                blocks.append(unit)
         if pos == len(data):
             return blocks, total
 
@@ -220,7 +219,7 @@ def _decode_all(blocks, total, input_size, executor):
     (a forged layout can declare far more than its blocks will make)."""
     if total > PLAUSIBLE_EXPANSION * input_size:
         run = executor.map if executor is not None else map
-        return b"".join(run(lambda b: _decode(*b), blocks))
+        return b"".join(run(_decode, blocks))
     owner, out = _inplace_bytes.allocate(total)
     _decode_in_place(blocks, out, executor)
     return _inplace_bytes.finish(owner)
@@ -230,14 +229,14 @@ def _decode_in_place(blocks, out, executor):
     """Decode ``blocks`` one after another into the uint8 array ``out``,
     which holds exactly their bytes."""
     if len(blocks) == 1:  # a chunk's one block: no machinery
-        _decode_into(blocks[0][0], blocks[0][1], out)
+        _decode_into(blocks[0], out)
         return
     run = executor.map if executor is not None else map
     places, start = [], 0
-    for payload, _ in blocks:
+    for payload in blocks:
         places.append(out[start:start + payload.block.size])
         start += payload.block.size
-    for _ in run(lambda b, place: _decode_into(b[0], b[1], place), blocks, places):
+    for _ in run(_decode_into, blocks, places):
         pass
 
 

@@ -27,13 +27,12 @@ bottom:
    LZ_SAMPLE_GAIN, and keep that where it is smaller.  Levels 1-8 code a
    block under LZ_ALONE_BELOW bytes as LZ alone (no steps 1-7) unless it
    looks like data a grammar codes better (``encoder.small.lz_alone``);
-9. at levels 6-9, code a block of at most MIXED_MAX bytes MIXED_MATCH too
+9. at levels 6-9, code a block of at most MIXED_MAX bytes MIXED too
    (``format.codings.mixed``: each bit by a context-mixing model with a match
    model), and keep that where it is smaller.
 
-Framing and checking the block is the container's (``format.container``).
-Decoding dispatches on the coding number (HUFFMAN, which gagebpe 0.1
-wrote, is still read).
+Framing and checking the block is the container's (``format.container``);
+decoding it, the registry's (``format.registry``).
 
 Imports ``_errors``, ``format.container`` (the coding numbers), ``encoder.levels``
 (MIXED_MAX), ``kernels.filters``, ``kernels.case``, ``kernels.grammar``, ``kernels.cutoff`` and the
@@ -45,31 +44,20 @@ import numpy as np
 
 from ..kernels import case as _case, filters as _filter, grammar as _grammar, cutoff as _prefix
 from ..format.codings import (context as _coding_context, filtered as _coding_filtered,
-                              folded as _coding_folded, huffman as _coding_huffman,
-                              lz as _coding_lz, mixed as _coding_mixed, packed as _coding_packed,
-                              repeats as _coding_repeats, sorted_rules as _coding_sorted,
-                              stored as _coding_stored)
+                              folded as _coding_folded, lz as _coding_lz, mixed as _coding_mixed,
+                              packed as _coding_packed, repeats as _coding_repeats,
+                              sorted_rules as _coding_sorted, stored as _coding_stored)
 from . import small as _small
 from ..kernels.xxh64 import block_check
-from ..format.container import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, HUFFMAN, LZ, MIXED,
-                                MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, PACKED, REPEATS,
-                                SORTED, SORTED_LONG, STORED)
-from .._errors import UNKNOWN_CODING, GageBPEError
+from ..format.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, LZ, MIXED, PACKED,
+                               REPEATS, SORTED, SORTED_LONG, STORED)
 from .levels import MIXED_MAX
 
-DECODERS = {STORED: _coding_stored.decode, PACKED: _coding_packed.decode,
-            HUFFMAN: _coding_huffman.decode, SORTED: _coding_sorted.decode,
-            CONTEXT: _coding_context.decode, LZ: _coding_lz.decode,
-            MIXED: _coding_mixed.decode, MIXED_MATCH: _coding_mixed.decode_matched,
-            MIXED_DELIMITED: _coding_mixed.decode_delimited,
-            MIXED_PRIMED: _coding_mixed.decode_primed, SORTED_LONG: _coding_sorted.decode_long,
-            CONTEXT_LONG: _coding_context.decode_long}
 # The small-input policy's coders (``encoder.small``), the kernels'; looked up at
 # each call, so that tests may replace one.
 CODERS = _small.Coders(
     lz=lambda data: _coding_lz.encode(data, quick=True),
     mixed=lambda data: _coding_mixed.encode(data),
-    delimited=lambda data: encode_delimited(data),
     primed=lambda data: encode_primed(data),
     check=block_check,
     repeat_counts=_filter.counts, histogram=_filter.histogram)
@@ -203,7 +191,7 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
     where ``lz_may_pay``.  ``by_gain``: also build the block's grammar by
     gain (``kernels.grammar.build``), and keep that where it codes smaller,
     unless the block has a filter's lag.  ``mixed``: also code a block of
-    at most MIXED_MAX bytes as MIXED_MATCH, and keep that if smaller.
+    at most MIXED_MAX bytes as MIXED, and keep that if smaller.
     ``long_rules``: SORTED and CONTEXT take the table of long rules where
     it is the smaller (``smallest``).  ``build(data, min_count)`` gives the
     grammars."""
@@ -216,7 +204,7 @@ def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=
         best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
                       more_counts, repeats, lz, by_gain, long_rules=long_rules)
         payload = _coding_mixed.encode(data) if len(data) <= MIXED_MAX else None
-        return (MIXED_MATCH, payload) if payload and len(payload) < len(best[1]) else best
+        return (MIXED, payload) if payload and len(payload) < len(best[1]) else best
     if lz == "small" and len(data) < LZ_ALONE_BELOW and _small.lz_alone(data, CODERS):
         payload = _coding_lz.encode(data, quick=True)
         return (LZ, payload) if len(payload) < len(data) else (STORED, data)
@@ -342,42 +330,7 @@ def smallest(data, grammar, context=True, long_rules=False):
     return best
 
 
-def encode_delimited(data):
-    """The MIXED_DELIMITED payload of ``data`` (bytes, 1 to 64 of them:
-    the coding exists only in a short stream's sized block), or None where
-    it would not be smaller than ``data``."""
-    return _coding_mixed.encode(data, delimited=True)
-
-
 def encode_primed(data):
-    """The MIXED_PRIMED payload of ``data`` (bytes, 1 to 4096 of them: the
-    coding exists only in a primed short stream), or None where it would
-    not be smaller than ``data``."""
+    """The MIXED_PRIMED payload of ``data`` (bytes, 1 to 4096 of them), or
+    None where it would not be smaller than ``data``."""
     return _coding_mixed.encode_primed(data)
-
-
-def decode(coding, payload, size, out):
-    """The bytes of one block into ``out`` (``size`` writable bytes, which
-    the decoders fill and write nothing past); ``GageBPEError`` if the
-    payload is malformed."""
-    if len(out) != size:
-        raise ValueError("out must hold exactly the block's size")
-    if coding == FILTERED:
-        kind, lag, coding, payload = _coding_filtered.split(payload)
-        DECODERS[coding](payload, size, out)
-        _filter.unfilter(out, kind, lag)
-        return out
-    if coding == REPEATS:
-        coding, literal_size, n_copies, copies, payload = _coding_repeats.split(payload, size)
-        # The literals go where the block ends, and move forward from there.
-        decode(coding, payload, literal_size, out[size - literal_size:])
-        return _coding_repeats.restore(out, literal_size, n_copies, copies)
-    if coding == FOLDED:
-        single, word, folded_size, coding, payload = _coding_folded.split(payload, size)
-        folded = DECODERS[coding](payload, folded_size, np.empty(folded_size, np.uint8))
-        if _case.unfold(folded, single, word, out) != size:
-            raise GageBPEError("FOLDED block does not unfold to its size")
-        return out
-    if coding not in DECODERS:
-        raise GageBPEError(UNKNOWN_CODING.format(coding))
-    return DECODERS[coding](payload, size, out)

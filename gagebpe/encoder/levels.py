@@ -31,7 +31,7 @@ class Level(NamedTuple):
     # by a quick parse, "all" blocks where a sample says it may pay, fully
     lz: str = "small"
     by_gain: bool = False  # also build grammars by gain, keep the smaller
-    mixed: bool = False  # also code small blocks MIXED_MATCH, keep the smaller
+    mixed: bool = False  # also code small blocks MIXED, keep the smaller
     long_rules: bool = False  # write a table of long rules where it is the smaller
 
 
@@ -73,7 +73,7 @@ CONTEXT_FROM = 1 << 20
 # A block of a few hundred bytes cannot pay for a grammar's or LZ's tables.
 # MIXED decodes at 3-4 MB/s, a hundredth of the other codings' speed,
 # but needs none: levels 6-9 (``mixed``) also code a block of at most
-# MIXED_MAX bytes as MIXED_MATCH, where decoding takes under a millisecond, and
+# MIXED_MAX bytes as MIXED, where decoding takes under a millisecond, and
 # keep the smaller.  Pieces of 64 bytes to 2 KB of the corpus and other
 # data code 10-20% smaller at the default level, and all but a few of them
 # smaller than zlib -9 makes them (half of the 1 KB pieces were larger), but

@@ -1,33 +1,32 @@
 """Small inputs: what a block of at most SMALL_BLOCK bytes that LZ codes
-best is coded as, and the short stream of a whole input that small.
-
-Both the kernels (``encoder.block``, ``encoder.stream``) and the plain path
-(``gagebpe.plain.stream``, which a small command-line job takes instead
-of loading Numba) run this policy, each with its own ``Coders``: the
-same choices over the same payloads, so either writes the same bytes
+best is coded as, and the single stream of a whole input that small
 (docs/DESIGN.md, "Small inputs").
+
+Both the kernels (``encoder.block``, ``encoder.stream``) and the plain
+path (``plain.stream``, which a small command-line job takes instead of
+loading Numba) run this policy, each with its own ``Coders``: the same
+choices over the same payloads, so either writes the same bytes.
 
 A block "LZ codes alone" where it has at most TINY bytes, or more than
 PACKED_VALUES byte values and no filter's lag: text, source code, logs,
-most binaries.  Such a block
-is coded as LZ (a quick parse), or STORED if that is no smaller, and at
-the levels that mix (6 to 9), as MIXED_MATCH where that is smaller still
-and the block has at most DELIMITED_MAX bytes, or at most MIXED_MAX and
-does not look like text.  A whole input that small is then also tried as
-MIXED_DELIMITED (up to DELIMITED_MAX bytes) and MIXED_PRIMED (up to
-DELIMITED_MAX, or MIXED_MAX where it looks like text), and the shortest
-stream is kept, the earlier on a tie.  Other small blocks (DNA, records of a fixed length)
+most binaries.  Such a block is coded as LZ (a quick parse), or STORED if
+that is no smaller; at the levels that mix (6 to 9) also as MIXED, where
+it has at most BOTH_MODELS bytes, or at most MIXED_MAX and does not look
+like text, and that is smaller still.  A whole input that small is then
+also tried as MIXED_PRIMED, where it has at most BOTH_MODELS bytes, or at
+most MIXED_MAX and looks like text; the shorter stream is kept, the
+unprimed on a tie.  Other small blocks (DNA, records of a fixed length)
 take the grammar codings, which only the kernels have (``encoder.block``).
 
-Imports ``format.container``, ``encoder.levels`` and ``plain.lags``, none of which
-loads NumPy.
+Imports ``format.container``, ``format.registry``, ``encoder.levels`` and
+``plain.lags``, none of which loads NumPy.
 """
 from typing import Callable, NamedTuple
 
-from ..format import container as _container
-from ..format.container import LZ, MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, STORED
-from .levels import MIXED_MAX
+from ..format import container
+from ..format.registry import LZ, MIXED, MIXED_PRIMED, STORED
 from ..plain import lags
+from .levels import MIXED_MAX
 
 SMALL_BLOCK = 4 << 10
 PACKED_VALUES = 16
@@ -35,12 +34,13 @@ PACKED_VALUES = 16
 # bytes (DNA, records and runs included: pieces of 256 bytes of them were
 # never coded smaller by one).
 TINY = 256
-DELIMITED_MAX = _container.SIZED[MIXED_DELIMITED][1]
-# Past DELIMITED_MAX bytes a block is coded by one mixing model, not two:
-# MIXED_PRIMED where it looks like text (at most one byte in TEXT_OTHER
-# outside TEXT_BYTES), else MIXED_MATCH, whose model knows nothing of text
-# and so wastes less on binary data (docs/DESIGN.md, "Small inputs", says
-# what coding both would gain, in twice the time).
+# Up to BOTH_MODELS bytes both mixing models are tried; past it, one:
+# MIXED_PRIMED where the block looks like text (at most one byte in
+# TEXT_OTHER outside TEXT_BYTES, and more than PACKED_VALUES byte values),
+# else MIXED, whose model knows nothing of text and so wastes less on
+# binary data (docs/DESIGN.md, "Small inputs", says what trying both
+# would gain, in twice the time).
+BOTH_MODELS = 64
 TEXT_BYTES = bytes([9, 10, 13, *range(32, 127), *range(128, 256)])
 TEXT_OTHER = 20
 
@@ -48,8 +48,7 @@ TEXT_OTHER = 20
 class Coders(NamedTuple):
     """One path's coders, each taking the block's bytes."""
     lz: Callable  # the LZ payload, by a quick parse
-    mixed: Callable  # the MIXED_MATCH payload, or None where not smaller
-    delimited: Callable  # the MIXED_DELIMITED payload, or None
+    mixed: Callable  # the MIXED payload, or None where not smaller
     primed: Callable  # the MIXED_PRIMED payload, or None
     check: Callable  # the block's data check
     repeat_counts: Callable  # (bytes, max lag) -> repeat counts (``plain.lags``)
@@ -72,42 +71,40 @@ def looks_like_text(data):
 
 def encode_block(data, mixed, coders):
     """``(coding, payload)`` of a block (bytes, 1 to SMALL_BLOCK of them)
-    that LZ codes alone; ``mixed``: the level tries MIXED_MATCH."""
+    that LZ codes alone; ``mixed``: the level tries MIXED."""
     payload = coders.lz(data)
     best = (LZ, payload) if len(payload) < len(data) else (STORED, data)
-    if mixed and (len(data) <= DELIMITED_MAX
+    if mixed and (len(data) <= BOTH_MODELS
                   or len(data) <= MIXED_MAX and not looks_like_text(data)):
         payload = coders.mixed(data)
         if payload and len(payload) < len(best[1]):
-            best = (MIXED_MATCH, payload)
+            best = (MIXED, payload)
     return best
 
 
-def short_stream(data, block, mixed, coders):
-    """The short stream of the whole input ``data`` (bytes-like), coded as
-    the framed ``block`` (``frame``; None for no data); with ``mixed``,
-    MIXED_DELIMITED and MIXED_PRIMED are tried too."""
-    stream = _container.short_stream([block] if block else [])
-    if not mixed or not 0 < len(data) <= MIXED_MAX:
+def single_stream(data, block, mixed, coders):
+    """The single stream of the whole input ``data`` (bytes-like), coded as
+    ``block`` (framed by ``container.block``; None for no data); with
+    ``mixed``, MIXED_PRIMED is tried too."""
+    stream = container.single_stream(block)
+    if not (mixed and 0 < len(data) <= MIXED_MAX):
         return stream
     data = bytes(data)
-    primed = len(data) <= DELIMITED_MAX or looks_like_text(data)
-    for coding, largest, encode in ((MIXED_DELIMITED, DELIMITED_MAX, coders.delimited),
-                                    (MIXED_PRIMED, MIXED_MAX if primed else 0, coders.primed)):
-        payload = encode(data) if len(data) <= largest else None
+    if len(data) <= BOTH_MODELS or looks_like_text(data):
+        payload = coders.primed(data)
         if payload is not None:
-            stream = min(stream, _container.short_stream([frame(data, coding, payload, coders)]),
-                         key=len)
+            primed = container.single_stream(frame(data, MIXED_PRIMED, payload, coders))
+            stream = min(stream, primed, key=len)
     return stream
 
 
 def frame(data, coding, payload, coders):
-    """The block (``format.container.block``) of ``data`` coded as ``payload``."""
-    return _container.block(coding, payload, data, coders.check(data))
+    """The block (``container.block``) of ``data`` coded as ``payload``."""
+    return container.block(coding, payload, data, coders.check(data))
 
 
 def compress(data, mixed, coders):
-    """The short stream of ``data`` (bytes, at most SMALL_BLOCK of them,
+    """The single stream of ``data`` (bytes, at most SMALL_BLOCK of them,
     empty or one that LZ codes alone)."""
     block = frame(data, *encode_block(data, mixed, coders), coders) if data else None
-    return short_stream(data, block, mixed, coders)
+    return single_stream(data, block, mixed, coders)

@@ -80,7 +80,7 @@ class Compressor:
     parallel; the output is the same for any number of threads, and the
     same as ``compress`` gives for all the data at once (nothing is
     written before a second block begins, so that a stream of one block
-    can take the short layout).
+    can take the single layout).
     """
 
     def __init__(self, level=None, *, block_size=None, threads=1):
@@ -130,46 +130,37 @@ class Compressor:
         blocks = self._coder.code([last]) if last else []
         self._coder.close()
         if not self._started and len(blocks) <= 1:
-            return _short_stream(blocks, last, self._coder.level)
-        out = self._framed(blocks, [len(last)] if last else [], final=True)
+            return _single_stream(blocks, last, self._coder.level)
+        out = self._framed(blocks, [len(last)] if last else [])
         return b"".join(out + [_container.trailer(self._index)])
 
     def _blocks(self, views):
         sizes = [len(view) for view in views]
         return self._framed(self._coder.code(views), sizes)
 
-    def _framed(self, blocks, sizes, final=False):
+    def _framed(self, blocks, sizes):
         """The stream's next pieces: its header, if not yet written, then
-        the coded ``blocks`` of ``sizes`` original bytes (the ``final``
-        ones), entered in the index."""
+        the coded ``blocks`` of ``sizes`` original bytes, entered in the
+        index."""
         out = []
         if not self._started:
             self._started = True
-            # Written before the later blocks are known, unless these are
-            # the last: every level may write an LZ block (levels 6-9
-            # MIXED_MATCH and long rules too), so version 6 (14) whether or
-            # not it does.
-            version = (_container.version_of(blocks) if final
-                       else _container.LONG_VERSION if self._coder.level.long_rules
-                       else _container.MATCH_VERSION if self._coder.level.mixed
-                       else _container.LZ_VERSION)
-            out.append(_container.stream_header(self._block_size, version))
+            out.append(_container.stream_header(self._block_size))
         self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
         return out + blocks
 
 
-def _short_stream(blocks, data, level):
-    """The short stream of ``data``, coded as ``blocks`` (one block or
-    none): ``encoder.small.short_stream``'s choice, with the kernels' coders."""
-    return _small.short_stream(data, blocks[0] if blocks else None, level.mixed, _block.CODERS)
+def _single_stream(blocks, data, level):
+    """The single stream of ``data``, coded as ``blocks`` (one block or
+    none): ``encoder.small.single_stream``'s choice, with the kernels'
+    coders."""
+    return _small.single_stream(data, blocks[0] if blocks else None, level.mixed, _block.CODERS)
 
 
 def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block or
-    none takes the short layout (format version 13 for a MIXED_PRIMED
-    block, 12 or 11 for a block a sized coding byte can name, else 10, or
-    14 with long rules).
+    none takes the single layout.
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
     (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
     if check_format(format) == "gage1994":
@@ -184,11 +175,11 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
         views = [data[i:i + block_size] for i in range(0, len(data), block_size)]
         sizes = [len(view) for view in views]
         blocks = coder.code(views)
-        if len(blocks) <= 1:  # a chunk: the short layout
+        if len(blocks) <= 1:  # a chunk: the single layout
             coder.close()
-            return _short_stream(blocks, data, level)
+            return _single_stream(blocks, data, level)
     coder.close()
     index = [(len(block), size) for block, size in zip(blocks, sizes)]
-    return (_container.stream_header(block_size, _container.version_of(blocks))
+    return (_container.stream_header(block_size)
             + b"".join(blocks)
             + _container.trailer(index))

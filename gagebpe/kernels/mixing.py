@@ -1,38 +1,25 @@
-"""Context mixing: the kernel of the MIXED, MIXED_MATCH, MIXED_DELIMITED and
-MIXED_PRIMED codings (docs/FORMAT.md, sections 4.12 to 4.15), for blocks
-too small for a grammar's or an LZ coding's tables to pay.
+"""Context mixing: the kernel of the MIXED and MIXED_PRIMED codings
+(docs/FORMAT.md, sections 4.12 and 4.13), for blocks too small for a
+grammar's or an LZ coding's tables to pay.
 
 Each bit of the block is coded by a binary arithmetic coder with the
 probability a model gives it.  The model predicts from what followed the
 last 0, 1, 2 and 3 bytes before it (with the bits of the current byte
-so far), each context's prediction learnt from its own history, and mixes
-the four by weights that are themselves learnt as the block goes.  Nothing
-is sent but the coded bits: the model starts knowing nothing and learns as
-fast as the data arrives, which is what a block of a few hundred bytes
-needs, and costs about 250 ns a byte each way, which only such a block can
+so far), each context's prediction learnt from its own history, and from
+a match model, which finds the last earlier occurrence of the 3 bytes
+before and predicts that the bytes after it come again, as sure as that
+prediction has proved at the match's length; it mixes the inputs by
+weights that are themselves learnt as the block goes.  Nothing is sent
+but the coded bits: the model starts knowing nothing and learns as fast
+as the data arrives, which is what a block of a few hundred bytes needs,
+and costs about 250 ns a byte each way, which only such a block can
 afford.
 
-With ``match`` (the MIXED_MATCH coding, format version 9), one more input
-joins the mix: a match model, which finds the last earlier occurrence of
-the 3 bytes before, and predicts that the bytes after it come again, as
-sure as that prediction has proved at the match's length.  Binary data
-and text of a kilobyte or two repeat themselves at a distance the order-3
-context forgets.  Without ``match`` the input is 0 and the model is
-exactly MIXED's.
-
-With ``delimited`` (the MIXED_DELIMITED coding, format version 12) the
-payload ends where its coded bits do, so a stream of a few dozen bytes
-need not send its payload's size: the coder ends with the fewest bytes
-whose every continuation lies inside its last interval (``_ending``).
-The decoder, which tracks that interval exactly, knows where the payload
-ended, and bytes read past it cannot change a bit it decodes.
-
-The MIXED_PRIMED coding (format version 13) is MIXED_DELIMITED's with a
-model that has first learnt a fixed text (``primed``): a block of a few
-dozen bytes of text then codes about a seventh smaller, since the model
-no longer spends its first bits learning what every text teaches.  The
-coding loops take the block after the text (``first``), the model
-carrying on from where the text left it.
+MIXED_PRIMED's model has first learnt a fixed text (``primed``): a block
+of a few dozen bytes of text then codes about a seventh smaller, since
+the model no longer spends its first bits learning what every text
+teaches.  The coding loops take the block after the text (``first``), the
+model carrying on from where the text left it.
 
 Every number here is an integer so that encoder and decoder, on any
 machine, make the same predictions: the format specifies them exactly.
@@ -49,7 +36,7 @@ from ..plain import tables
 from ..plain.tables import (BIAS, BIT_HASH, CONTEXT_HASH, HASHED, INPUTS, LEARNING, LIMIT, MASK32,
                             MATCH_START, MAX_MATCH, MAX_MATCH_BITS, MAX_SIZE, MAX_SLOT_BITS,
                             MIN_MATCH, MIN_SLOT_BITS, ORDERS, PRIMED_BITS, PRIMED_COUNT,
-                            PRIMED_MATCH_BITS, PRIMED_MAX_SIZE, RUNS_PAST,
+                            PRIMED_MATCH_BITS, PRIMED_MAX_SIZE,
                             SLOT_BITS_EXTRA, TOP, WEIGHT_START)
 
 BIAS_AT, MATCH_AT = ORDERS, ORDERS + 1
@@ -81,8 +68,7 @@ def _model(bits, mbits):
     """A model that has seen nothing, with hashed tables of 2^``bits`` slots:
     ``(order-0 probabilities, their counts, hashed probabilities, their
     counts, weights, inputs, slots, context hashes, match positions, match
-    probabilities, their counts)``; the match table, of 2^``mbits`` slots,
-    only where ``mbits`` is not 0."""
+    probabilities, their counts)``; the match table of 2^``mbits`` slots."""
     inputs = np.zeros(INPUTS, np.int64)
     inputs[BIAS_AT] = BIAS
     return (np.full(256, 32768, np.int64), np.zeros(256, np.int64),
@@ -90,7 +76,7 @@ def _model(bits, mbits):
             np.zeros((HASHED, 1 << bits), np.uint8),
             np.full((2 * (ORDERS + 1), INPUTS), WEIGHT_START, np.int64), inputs,
             np.zeros(HASHED, np.int64), np.zeros(HASHED, np.int64),
-            np.zeros(1 << mbits if mbits else 1, np.int32),
+            np.zeros(1 << mbits, np.int32),
             np.full(MAX_MATCH + 1, MATCH_START, np.int64), np.zeros(MAX_MATCH + 1, np.int64))
 
 
@@ -221,27 +207,12 @@ def _shifted(low, high):
     return (low << 8) & MASK32, ((high << 8) & MASK32) | 255
 
 
-@njit(inline="always")
-def _ending(low, high):
-    """``(k, value)``: the fewest bytes ``k``, and their value, such that
-    the interval ``low .. high`` holds every 32-bit number they begin."""
-    for k in range(1, 4):
-        shift = 32 - 8 * k
-        value = (low + (1 << shift) - 1) >> shift
-        if (value << shift) + (1 << shift) - 1 <= high:
-            return k, value
-    return 4, low
-
-
 @njit(cache=True, nogil=True)
-def encode(block, payload, match, delimited):
-    """Code ``block`` into ``payload``, with the match model if ``match``,
-    ending the payload so that it delimits itself if ``delimited``; the
-    payload's length, or -1 if it would not fit."""
-    bits = slot_bits(block.shape[0])
-    mbits = match_bits(block.shape[0]) if match else 0
-    return _encode(block, payload, match, delimited, _model(bits, mbits), 32 - bits, 32 - mbits,
-                   0, 0, 0, 0)[0]
+def encode(block, payload):
+    """Code ``block`` into ``payload``: the payload's length, or -1 if it
+    would not fit."""
+    bits, mbits = slot_bits(block.shape[0]), match_bits(block.shape[0])
+    return _encode(block, payload, _model(bits, mbits), 32 - bits, 32 - mbits, 0, 0, 0, 0)[0]
 
 
 # The coding loops are leaves: the model is a tuple of arrays, and Numba
@@ -249,8 +220,7 @@ def encode(block, payload, match, delimited):
 # a 2 KB block codes in about two thirds of the time (decoding 2.4 -> 3.6
 # MB/s, encoding 2.8 -> 4.1, medians of 6 alternating runs).
 @njit(cache=True, nogil=True, leaf=True)
-def _encode(block, payload, match, delimited, model, shift, match_shift, first, history, ptr,
-            length):
+def _encode(block, payload, model, shift, match_shift, first, history, ptr, length):
     """Code ``block[first:]``, the model having learnt ``block[:first]``
     (``history`` and the match ``(ptr, length)`` where it left off):
     ``(the payload's length or -1, history, ptr, length)``, the last three
@@ -258,8 +228,7 @@ def _encode(block, payload, match, delimited, model, shift, match_shift, first, 
     low, high, at = 0, MASK32, 0
     for i in range(first, block.shape[0]):
         _next_byte(model, history)
-        if match:
-            ptr, length = _next_match(model, block, i, history, ptr, length, match_shift)
+        ptr, length = _next_match(model, block, i, history, ptr, length, match_shift)
         expected = np.int64(block[ptr]) if length else 0
         byte = np.int64(block[i])
         partial = 1
@@ -277,33 +246,28 @@ def _encode(block, payload, match, delimited, model, shift, match_shift, first, 
                 at += 1
                 low, high = _shifted(low, high)
         history = ((history << 8) | byte) & 0xFFFFFF
-    k, value = _ending(low, high) if delimited else (1, low >> 24)
-    if at + k > payload.shape[0]:
+    # The payload ends with the top byte of ``low``: read with 255s after
+    # it, it lies in the last interval.
+    if at >= payload.shape[0]:
         return -1, history, ptr, length
-    for j in range(k):
-        payload[at + j] = (value >> (8 * (k - 1 - j))) & 255
-    return at + k, history, ptr, length
+    payload[at] = low >> 24
+    return at + 1, history, ptr, length
 
 
 @njit(cache=True, nogil=True)
-def decode(payload, block, match, delimited):
-    """Decode ``payload`` into ``block`` (its length says how many bytes),
-    with the match model if ``match``: ``(0, end)``, where the payload
-    ended, or ``(a PROBLEMS index, 0)``.  Bytes past ``payload`` read as
-    255.  Without ``delimited`` the payload must end exactly where the
-    coded bits do; with it, it may go on (``end`` tells where they ended),
-    and RUNS_PAST says that they end past the bytes given."""
+def decode(payload, block):
+    """Decode ``payload`` into ``block`` (its length says how many bytes):
+    ``(0, end)``, where the payload ended, or ``(a PROBLEMS index, 0)``.
+    Bytes past ``payload`` read as 255; the payload must end exactly where
+    the coded bits do."""
     if block.shape[0] > MAX_SIZE:
         return 2, 0
-    bits = slot_bits(block.shape[0])
-    mbits = match_bits(block.shape[0]) if match else 0
-    return _decode(payload, block, match, delimited, _model(bits, mbits), 32 - bits, 32 - mbits,
-                   0, 0, 0, 0)
+    bits, mbits = slot_bits(block.shape[0]), match_bits(block.shape[0])
+    return _decode(payload, block, _model(bits, mbits), 32 - bits, 32 - mbits, 0, 0, 0, 0)
 
 
 @njit(cache=True, nogil=True, leaf=True)
-def _decode(payload, block, match, delimited, model, shift, match_shift, first, history, ptr,
-            length):
+def _decode(payload, block, model, shift, match_shift, first, history, ptr, length):
     """Decode ``block[first:]``, the model having learnt ``block[:first]``."""
     n = payload.shape[0]
     low, high, x, at = 0, MASK32, 0, 0
@@ -312,8 +276,7 @@ def _decode(payload, block, match, delimited, model, shift, match_shift, first, 
         at += 1
     for i in range(first, block.shape[0]):
         _next_byte(model, history)
-        if match:
-            ptr, length = _next_match(model, block, i, history, ptr, length, match_shift)
+        ptr, length = _next_match(model, block, i, history, ptr, length, match_shift)
         expected = np.int64(block[ptr]) if length else 0
         partial = 1
         for j in range(8):
@@ -325,21 +288,17 @@ def _decode(payload, block, match, delimited, model, shift, match_shift, first, 
             length = _learn_match(model, length, want, bit)
             while _settled(low, high):
                 if at > n + 2:  # past where any payload's coded bits end
-                    return (RUNS_PAST if delimited else 1), 0
+                    return 1, 0
                 x = ((x << 8) & MASK32) | (np.int64(payload[at]) if at < n else 255)
                 at += 1
                 low, high = _shifted(low, high)
         byte = partial & 255
         block[i] = byte
         history = ((history << 8) | byte) & 0xFFFFFF
-    # The coder reads 4 bytes ahead: a payload ends with the bytes that
-    # settle the last interval (``_ending``'s if delimited, else the top
-    # byte of ``low``), and nothing after them.
-    k, value = _ending(low, high) if delimited else (1, low >> 24)
-    end = at - 4 + k
-    if end > n:
-        return (RUNS_PAST if delimited else 1), 0
-    if (x >> (32 - 8 * k)) != value or (n != end and not delimited):
+    # The coder reads 4 bytes ahead: a payload ends with the top byte of
+    # ``low``, and nothing after it.
+    end = at - 3
+    if end != n or (x >> 24) != (low >> 24):
         return 1, 0
     return 0, end
 
@@ -352,7 +311,7 @@ def primed(text):
     learns the text by coding it, and throws the coded bits away."""
     model = _model(PRIMED_BITS, PRIMED_MATCH_BITS)
     scratch = np.empty(2 * text.shape[0] + 16, np.uint8)
-    _, history, ptr, length = _encode(text, scratch, True, False, model, 32 - PRIMED_BITS,
+    _, history, ptr, length = _encode(text, scratch, model, 32 - PRIMED_BITS,
                                       32 - PRIMED_MATCH_BITS, 0, 0, 0, 0)
     model[1][:] = np.minimum(model[1], PRIMED_COUNT)
     model[3][:] = np.minimum(model[3], PRIMED_COUNT)
@@ -379,25 +338,25 @@ def _after(text, size):
 @njit(cache=True, nogil=True)
 def encode_primed(block, payload, text, state):
     """Code ``block`` as if it followed the priming ``text``, from the
-    model ``state`` (``primed(text)``) into ``payload``, delimited: its
-    length, or -1 if it would not fit."""
+    model ``state`` (``primed(text)``) into ``payload``: its length, or -1
+    if it would not fit."""
     text_and_block = _after(text, block.shape[0])
     text_and_block[text.shape[0]:] = block
     model, history, ptr, length = state
-    return _encode(text_and_block, payload, True, True, _copied(model), 32 - PRIMED_BITS,
+    return _encode(text_and_block, payload, _copied(model), 32 - PRIMED_BITS,
                    32 - PRIMED_MATCH_BITS, text.shape[0], history, ptr, length)[0]
 
 
 @njit(cache=True, nogil=True)
 def decode_primed(payload, block, text, state):
-    """Decode the delimited ``payload`` into ``block`` (its length says how
-    many bytes) as if it followed the priming ``text``, from the model
-    ``state`` (``primed(text)``): as ``decode`` with ``delimited``."""
+    """Decode ``payload`` into ``block`` (its length says how many bytes)
+    as if it followed the priming ``text``, from the model ``state``
+    (``primed(text)``): as ``decode``."""
     if block.shape[0] > PRIMED_MAX_SIZE:
-        return 4, 0
+        return 3, 0
     text_and_block = _after(text, block.shape[0])
     model, history, ptr, length = state
-    problem, end = _decode(payload, text_and_block, True, True, _copied(model), 32 - PRIMED_BITS,
+    problem, end = _decode(payload, text_and_block, _copied(model), 32 - PRIMED_BITS,
                            32 - PRIMED_MATCH_BITS, text.shape[0], history, ptr, length)
     block[:] = text_and_block[text.shape[0]:]
     return problem, end

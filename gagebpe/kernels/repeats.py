@@ -18,14 +18,16 @@ since the last copy) and taken.  A copy's source may overlap it (a run).
 Copies are stored as three LEB128 numbers each: gap (literals before it,
 since the previous copy), distance and length (docs/FORMAT.md, REPEATS).
 
-Imports ``_jit``, ``kernels.unaligned`` and ``format.container`` (``VARINT_BYTES``).
+Imports ``_jit`` and ``kernels.unaligned``.
 """
 import numpy as np
 
-from ..format.container import VARINT_BYTES
 from .._jit import njit
 from .unaligned import load8, store8
 
+# A copy's numbers (gap, distance, length) are LEB128 of at most this many
+# bytes (28 bits: past any block).
+NUMBER_BYTES = 4
 MIN_REPEAT = 32
 # Hash table: one int32 per slot, at most 2^MAX_HASH_BITS slots (16 MiB).
 MAX_HASH_BITS = 22
@@ -111,7 +113,7 @@ def literals(data, copies):
 @njit(cache=True, nogil=True)
 def pack(copies):
     """``copies`` as LEB128 numbers, gap, distance and length of each in turn."""
-    out = np.empty(copies.shape[0] * 3 * VARINT_BYTES, np.uint8)
+    out = np.empty(copies.shape[0] * 3 * NUMBER_BYTES, np.uint8)
     at = 0
     for c in range(copies.shape[0]):
         for f in range(3):
@@ -128,9 +130,9 @@ def pack(copies):
 @njit(cache=True, nogil=True)
 def read_number(buf, at):
     """The LEB128 number at ``buf[at]`` and where the next starts; ``(-1,
-    -1)`` if it runs past ``buf`` or past VARINT_BYTES bytes."""
+    -1)`` if it runs past ``buf`` or past NUMBER_BYTES bytes."""
     value = 0
-    for k in range(VARINT_BYTES):
+    for k in range(NUMBER_BYTES):
         if at + k >= buf.shape[0]:
             return -1, -1
         byte = np.int64(buf[at + k])

@@ -1,6 +1,6 @@
-"""The context-mixing model of the MIXED_MATCH, MIXED_DELIMITED and
-MIXED_PRIMED codings in plain Python: the same integers as the kernel
-(``gagebpe.kernels.mixing``, docs/FORMAT.md sections 4.12 to 4.15), computed on
+"""The context-mixing model of the MIXED and MIXED_PRIMED codings in plain
+Python: the same integers as the kernel (``gagebpe.kernels.mixing``,
+docs/FORMAT.md sections 4.12 and 4.13), computed on
 Python ints and lists so that a small input is coded without NumPy or
 Numba.
 
@@ -10,13 +10,11 @@ codes or decodes, written out in full: a function call per bit would cost
 as much as the bit.  Encoding and decoding differ only in where each bit
 comes from, so they share that loop.
 
-Imports ``_errors`` and its sibling ``tables``.
+Imports its sibling ``tables``.
 """
-from .._errors import GageBPEError
 from .tables import (BIAS, BIT_HASH, CONTEXT_HASH, INPUTS, LEARNING, LIMIT, MASK32, MATCH_START,
                      MAX_MATCH, MAX_MATCH_BITS, MAX_SIZE, MAX_SLOT_BITS, MIN_MATCH, MIN_SLOT_BITS,
-                     ORDERS, RATE, RUNS_PAST, SLOT_BITS_EXTRA, SQUASH, STRETCH, TOP, WEIGHT_START,
-                     PROBLEMS)
+                     ORDERS, RATE, SLOT_BITS_EXTRA, SQUASH, STRETCH, TOP, WEIGHT_START)
 
 MIXERS = 2 * (ORDERS + 1)  # by how many orders are seen, and whether a match predicts
 
@@ -63,7 +61,7 @@ def for_block(size):
     return Model(slot_bits(size), match_bits(size))
 
 
-def code(model, buf, first, payload, decoding, delimited):
+def code(model, buf, first, payload, decoding):
     """Code (or, if ``decoding``, decode) ``buf[first:]`` with ``model``,
     which has learnt ``buf[:first]`` and learns on.
 
@@ -211,7 +209,7 @@ def code(model, buf, first, payload, decoding, delimited):
             while not (low ^ high) & TOP:
                 if decoding:
                     if at > end_of_payload + 2:
-                        return (RUNS_PAST if delimited else 1), 0
+                        return 1, 0
                     x = ((x << 8) & MASK32) | (payload[at] if at < end_of_payload else 255)
                 elif writing:
                     if at >= room:
@@ -226,70 +224,33 @@ def code(model, buf, first, payload, decoding, delimited):
             buf[i] = byte
         history = ((history << 8) | byte) & 0xFFFFFF
     model.history, model.ptr, model.length = history, ptr, length
-    k, value = _ending(low, high) if delimited else (1, low >> 24)
+    # The payload ends with the top byte of ``low`` (``kernels.mixing``).
     if decoding:
-        end = at - 4 + k
-        if end > end_of_payload:
-            return (RUNS_PAST if delimited else 1), 0
-        if (x >> (32 - 8 * k)) != value or (end_of_payload != end and not delimited):
+        end = at - 3
+        if end != end_of_payload or (x >> 24) != (low >> 24):
             return 1, 0
         return 0, end
     if not writing:
         return 0
-    if at + k > room:
+    if at >= room:
         return -1
-    payload += value.to_bytes(k, "big")
-    return at + k
+    payload.append(low >> 24)
+    return at + 1
 
 
-def _ending(low, high):
-    """The fewest bytes, and their value, whose every continuation lies in
-    ``low .. high`` (``kernels.mixing._ending``)."""
-    for k in range(1, 4):
-        shift = 32 - 8 * k
-        value = (low + (1 << shift) - 1) >> shift
-        if (value << shift) + (1 << shift) - 1 <= high:
-            return k, value
-    return 4, low
-
-
-def encode(data, delimited=False):
-    """The MIXED_MATCH payload of ``data`` (bytes, 1 to MAX_SIZE of them),
-    MIXED_DELIMITED's if ``delimited``; None where it would not be smaller
-    than ``data``."""
+def encode(data):
+    """The MIXED payload of ``data`` (bytes, 1 to MAX_SIZE of them); None
+    where it would not be smaller than ``data``."""
     payload = bytearray()
-    n = code(for_block(len(data)), data, 0, payload, False, delimited)
+    n = code(for_block(len(data)), data, 0, payload, False)
     return bytes(payload) if 0 < n < len(data) else None
 
 
-def decode(payload, size, delimited=False):
-    """``(problem, end, bytes)``: ``size`` bytes decoded from the
-    MIXED_MATCH payload (MIXED_DELIMITED's if ``delimited``), as the
-    kernel's ``decode`` reports them."""
+def decode(payload, size):
+    """``(problem, end, bytes)``: ``size`` bytes decoded from the MIXED
+    ``payload``, as the kernel's ``decode`` reports them."""
     if size > MAX_SIZE:
         return 2, 0, b""
     out = bytearray(size)
-    problem, end = code(for_block(size), out, 0, payload, True, delimited)
+    problem, end = code(for_block(size), out, 0, payload, True)
     return problem, end, bytes(out)
-
-
-LARGER = "delimited MIXED payload larger than its contents"
-
-
-def delimited_size(view, size, final, decode):
-    """The length of a delimited payload (MIXED_DELIMITED's or
-    MIXED_PRIMED's) of a block of ``size`` bytes that begins ``view``,
-    found by decoding it with ``decode(head, size) -> (problem, end)``;
-    None where more bytes may tell.  Raises ``GageBPEError`` where none
-    will: no payload of at most ``size`` bytes begins ``view``, or
-    ``final`` (no byte follows ``view``) and the coded bits end inside it
-    in a way no payload does."""
-    head = bytes(view[:size])  # a payload is never larger
-    problem, end = decode(head, size)
-    if not problem:
-        return end
-    # Bytes past ``head`` were read as 255, so a short ``head`` may fail
-    # only for the want of the bytes that follow.
-    if len(head) < size and (problem == RUNS_PAST or not final):
-        return None
-    raise GageBPEError(LARGER if problem == RUNS_PAST else PROBLEMS[problem])

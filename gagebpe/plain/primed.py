@@ -31,7 +31,7 @@ _loaded = []
 def compute(text=PRIMING_TEXT):
     """The model after ``text``, its counts capped at PRIMED_COUNT."""
     model = mixing.Model(PRIMED_BITS, PRIMED_MATCH_BITS)
-    mixing.code(model, text, 0, None, False, False)
+    mixing.code(model, text, 0, None, False)
     for name in ("seen0", "seen", "match_seen"):
         setattr(model, name, [min(n, PRIMED_COUNT) for n in getattr(model, name)])
     return model
@@ -80,7 +80,7 @@ def encode(data):
     None where it would not be smaller than ``data``."""
     text = PRIMING_TEXT
     payload = bytearray()
-    n = mixing.code(load().copy(), text + bytes(data), len(text), payload, False, True)
+    n = mixing.code(load().copy(), text + bytes(data), len(text), payload, False)
     return bytes(payload) if 0 < n < len(data) else None
 
 
@@ -88,10 +88,10 @@ def decode(payload, size):
     """``(problem, end, bytes)``: ``size`` bytes decoded from the
     MIXED_PRIMED ``payload``, as the kernel's ``decode_primed`` reports them."""
     if size > PRIMED_MAX_SIZE:
-        return 4, 0, b""
+        return 3, 0, b""
     text = PRIMING_TEXT
     buf = bytearray(text) + bytearray(size)
-    problem, end = mixing.code(load().copy(), buf, len(text), payload, True, True)
+    problem, end = mixing.code(load().copy(), buf, len(text), payload, True)
     return problem, end, bytes(buf[len(text):])
 
 

@@ -1,26 +1,26 @@
 """Small jobs without Numba or NumPy, for the command line: a whole input
-of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ codes alone, compressed by
-the small-input policy with plain coders (the same bytes as the kernels
-write: ``encoder.small``); and streams of STORED, LZ and MIXED blocks decoded.
+of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ codes alone,
+compressed by the small-input policy with plain coders (the same bytes as
+the kernels write: ``encoder.small``); and streams of STORED, LZ, MIXED
+and MIXED_PRIMED blocks decoded.
 
 Whatever this module does not take it declines, returning None: an input
 a grammar codes better, a stream with other codings, or one with any
 fault.  The caller then takes the kernels, which also say what is wrong
 with a faulty stream, so errors keep one source.
 
-Imports ``encoder.small``, ``format.container``, ``encoder.levels`` and its siblings; none of
-them loads NumPy.
+Imports ``encoder.small``, ``encoder.levels``, ``format.container``,
+``format.registry`` and its siblings; none of them loads NumPy.
 """
 from ..encoder import levels as _levels, small as _small
-from ..format.container import (LZ, MIXED_DELIMITED, MIXED_MATCH, MIXED_PRIMED, STORED,
-                                BlockHeader, Parser, Payload)
+from ..format.container import BlockHeader, Parser, Payload
+from ..format.registry import LZ, MIXED, MIXED_PRIMED, STORED
 from .._errors import GageBPEError
 from . import lags, lz, mixing, primed, xxh64
 
 LARGEST = _small.SMALL_BLOCK  # bytes of the largest input ``compress`` takes
-CODERS = _small.Coders(lz=lz.encode, mixed=mixing.encode,
-                       delimited=lambda data: mixing.encode(data, delimited=True),
-                       primed=primed.encode, check=xxh64.block_check,
+CODERS = _small.Coders(lz=lz.encode, mixed=mixing.encode, primed=primed.encode,
+                       check=xxh64.block_check,
                        repeat_counts=lags.repeat_counts, histogram=lz.histogram)
 # Seconds a byte takes here, for the command line to weigh this path
 # against loading the kernels (measured on text, median of runs).
@@ -45,7 +45,7 @@ def compress_seconds(size, level=None):
 
 def decompress(data):
     """The bytes of ``data``, one or more concatenated streams, if each
-    block is STORED, LZ or MIXED_* and all is well; else None."""
+    block is STORED, LZ, MIXED or MIXED_PRIMED and all is well; else None."""
     out = []
     for unit in _units(data):
         if unit is None:
@@ -95,8 +95,8 @@ def _units(data):
         yield None
 
 
-_SECONDS = {STORED: 0.0, LZ: DECODE_SECONDS, MIXED_MATCH: MIXED_SECONDS,
-            MIXED_DELIMITED: MIXED_SECONDS, MIXED_PRIMED: MIXED_SECONDS}
+_SECONDS = {STORED: 0.0, LZ: DECODE_SECONDS, MIXED: MIXED_SECONDS,
+            MIXED_PRIMED: MIXED_SECONDS}
 
 
 def _decode(block, payload):
@@ -106,26 +106,10 @@ def _decode(block, payload):
         problem, out = 0, payload
     elif coding == LZ:
         problem, out = lz.decode(payload, size)
-    elif coding == MIXED_MATCH:
-        problem, end, out = mixing.decode(payload, size)
-    elif coding == MIXED_DELIMITED:
-        problem, end, out = mixing.decode(payload, size, delimited=True)
-        problem = problem or end != len(payload)
-    elif coding == MIXED_PRIMED:
-        problem, end, out = primed.decode(payload, size)
-        problem = problem or end != len(payload)
+    elif coding in (MIXED, MIXED_PRIMED):
+        problem, _, out = (mixing if coding == MIXED else primed).decode(payload, size)
     else:
         return None
     if problem or len(out) != size or xxh64.block_check(out) != block.data_check:
         return None
     return out
-
-
-def delimited_size(view, size, final, is_primed):
-    """``format.codings.mixed.delimited_size`` with the plain decoders."""
-    def decode(head, size):
-        problem, end, _ = (primed.decode(head, size) if is_primed
-                           else mixing.decode(head, size, delimited=True))
-        return problem, end
-    return mixing.delimited_size(view, size, final, decode)
-

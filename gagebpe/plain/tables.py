@@ -1,5 +1,5 @@
 """The fixed numbers of the context-mixing model, as plain Python: the
-format's constants (docs/FORMAT.md, sections 4.12 to 4.15), the squash,
+format's constants (docs/FORMAT.md, sections 4.12 and 4.13), the squash,
 stretch and rate tables built from them, and what a decoder reports.
 ``gagebpe.kernels.mixing`` takes them from here, so the kernel and the plain
 model cannot disagree.
@@ -53,9 +53,7 @@ TOP = 0xFF000000
 
 PROBLEMS = (None, "MIXED block's coded bits do not end where its payload does",
             f"MIXED block larger than {MAX_SIZE} bytes",
-            "MIXED block's coded bits run past the bytes given",
             f"MIXED_PRIMED block larger than {PRIMED_MAX_SIZE} bytes")
-RUNS_PAST = 3  # a delimited payload that may end beyond the bytes given
 
 # 4096 / (1 + e^(-(i - 16) / 2)), rounded, for i = 0 .. 32 (section 4.12).
 SQUASH_POINTS = (1, 2, 4, 6, 10, 17, 27, 45, 74, 120, 194, 311, 488, 747, 1102, 1546, 2048,

@@ -1,7 +1,6 @@
-"""The CONTEXT block coding (6, format version 3): SORTED's compact merge
-table, then the sequence coded in two contexts (docs/FORMAT.md).
-CONTEXT_LONG (15, format version 14) is the same with SORTED_LONG's
-table of long rules.
+"""The CONTEXT and CONTEXT_LONG block codings (docs/FORMAT.md, sections
+4.6 and 4.7): SORTED's compact merge table, then the sequence coded in two
+contexts; CONTEXT_LONG has SORTED_LONG's table of long rules.
 
     payload = n_merges:u32  n_ids:u32  table_bytes:u32  length_bytes:u32 * 2
               terminals:32 bytes  classes:32 bytes
@@ -14,8 +13,9 @@ follows the end of a word differs from what follows a space or a
 punctuation mark, and one code for both wastes bits on each.  Decoding
 still reads static tables, one per context.
 
-Imports ``_errors``, ``format.codings.payload``, ``format.codings.sorted_rules`` (its merge table),
-``kernels.coded_sequence``, and the kernels ``kernels.expand``.
+Imports ``_errors``, ``format.registry``, ``format.codings.payload``,
+``format.codings.sorted_rules`` (its merge table), and the kernels
+``kernels.coded_sequence`` and ``kernels.expand``.
 """
 import struct
 
@@ -24,6 +24,7 @@ import numpy as np
 from ...kernels import coded_sequence as _coded_sequence, expand as _expand
 from . import sorted_rules as _coding_sorted, payload as _payload
 from ..._errors import GageBPEError
+from ..registry import CONTEXT, CONTEXT_LONG
 from ..._jit import njit
 
 # merges, ids, bytes of the merge table, of each code-length section, bitmaps
@@ -80,6 +81,9 @@ def decode(payload, size, out, long_rules=False):
 def decode_long(payload, size, out):
     """A CONTEXT_LONG block's bytes into ``out`` (``decode``)."""
     return decode(payload, size, out, long_rules=True)
+
+
+DECODERS = {CONTEXT: decode, CONTEXT_LONG: decode_long}
 
 
 @njit(cache=True, nogil=True)

@@ -1,22 +1,21 @@
-"""The FILTERED block coding (5, format version 3): a filter (``kernels.filters``)
-and the grammar coding of the filtered bytes (docs/FORMAT.md).
+"""The FILTERED block coding (docs/FORMAT.md, section 4.8): a filter
+(``kernels.filters``) and the grammar coding of the filtered bytes.
 
     payload = filter:u8  lag:u16  coding:u8  payload of that coding
 
-The inner coding is PACKED, SORTED or CONTEXT (SORTED_LONG and
-CONTEXT_LONG too since version 14); decoding it gives the filtered bytes,
-and undoing the filter gives the block.
+Decoding the inner payload gives the filtered bytes, and undoing the
+filter gives the block.
 
-Imports ``_errors``, ``format.container`` (the coding numbers) and ``kernels.filters``.
+Imports ``_errors``, ``format.registry`` and the kernels
+``kernels.filters``.
 """
 import struct
 
-from ..container import CONTEXT, CONTEXT_LONG, PACKED, SORTED, SORTED_LONG
 from ..._errors import GageBPEError
-from ...kernels.filters import FILTERS
+from ...kernels import filters
+from ..registry import FILTERED, check_inner
 
 HEAD = struct.Struct("<BHB")  # filter, lag, inner coding
-INNER_CODINGS = (PACKED, SORTED, CONTEXT, SORTED_LONG, CONTEXT_LONG)
 
 
 def encode(kind, lag, coding, payload):
@@ -28,10 +27,21 @@ def split(payload):
     if len(payload) < HEAD.size:
         raise GageBPEError("FILTERED block shorter than its header")
     kind, lag, coding = HEAD.unpack_from(payload)
-    if kind not in FILTERS:
+    if kind not in filters.FILTERS:
         raise GageBPEError(f"unknown filter {kind}")
     if lag == 0:
         raise GageBPEError("filter lag is zero")
-    if coding not in INNER_CODINGS:
-        raise GageBPEError(f"FILTERED block holds coding {coding}")
+    check_inner(FILTERED, coding)
     return kind, lag, coding, payload[HEAD.size:]
+
+
+def decode(payload, size, out, decode_inner):
+    """The block's bytes into ``out`` (``size`` bytes), its inner payload
+    decoded by ``decode_inner(coding, payload, size, out)``."""
+    kind, lag, coding, payload = split(payload)
+    decode_inner(coding, payload, size, out)
+    filters.unfilter(out, kind, lag)
+    return out
+
+
+DECODERS = {FILTERED: decode}

@@ -1,21 +1,22 @@
-"""The FOLDED block coding (7, format version 3): case folding (``kernels.case``)
-and the grammar coding of the folded bytes (docs/FORMAT.md).
+"""The FOLDED block coding (docs/FORMAT.md, section 4.9): case folding
+(``kernels.case``) and the grammar coding of the folded bytes.
 
     payload = single:u8  word:u8  folded_size:u32  coding:u8  payload of that coding
 
-The inner coding is PACKED, SORTED or CONTEXT (SORTED_LONG and
-CONTEXT_LONG too since version 14); decoding it gives the
-``folded_size`` folded bytes, and unfolding them gives the block.
+Decoding the inner payload gives the ``folded_size`` folded bytes, and
+unfolding them gives the block.
 
-Imports ``_errors`` and ``format.container`` (the coding numbers).
+Imports ``_errors``, ``format.registry`` and the kernels ``kernels.case``.
 """
 import struct
 
-from ..container import CONTEXT, CONTEXT_LONG, PACKED, SORTED, SORTED_LONG
+import numpy as np
+
 from ..._errors import GageBPEError
+from ...kernels import case
+from ..registry import FOLDED, check_inner
 
 HEAD = struct.Struct("<BBIB")  # markers, folded size, inner coding
-INNER_CODINGS = (PACKED, SORTED, CONTEXT, SORTED_LONG, CONTEXT_LONG)
 
 
 def encode(single, word, folded_size, coding, payload):
@@ -33,6 +34,18 @@ def split(payload, size):
     # Each capital adds at most one marker.
     if not size <= folded_size <= 2 * size:
         raise GageBPEError("FOLDED block's folded size disagrees with its size")
-    if coding not in INNER_CODINGS:
-        raise GageBPEError(f"FOLDED block holds coding {coding}")
+    check_inner(FOLDED, coding)
     return single, word, folded_size, coding, payload[HEAD.size:]
+
+
+def decode(payload, size, out, decode_inner):
+    """The block's bytes into ``out`` (``size`` bytes), its inner payload
+    decoded by ``decode_inner(coding, payload, size, out)``."""
+    single, word, folded_size, coding, payload = split(payload, size)
+    folded = decode_inner(coding, payload, folded_size, np.empty(folded_size, np.uint8))
+    if case.unfold(folded, single, word, out) != size:
+        raise GageBPEError("FOLDED block does not unfold to its size")
+    return out
+
+
+DECODERS = {FOLDED: decode}

@@ -1,5 +1,5 @@
-"""The LZ block coding (9, format version 6): the block as literals and
-copies (``kernels.lz``), Huffman-coded (docs/FORMAT.md).
+"""The LZ block coding (docs/FORMAT.md, section 4.11): the block as
+literals and copies (``kernels.lz``), Huffman-coded.
 
     payload = length_slots:u8  distance_slots:u8  bit stream
 
@@ -8,13 +8,15 @@ The bit stream holds the code-length table of the literal/length code
 ``distance_slots``), then the tokens, MSB first, padded with zero bits to
 the end of the payload's last byte.
 
-Imports ``_errors`` and the kernels ``kernels.huffman``, ``kernels.lz``.
+Imports ``_errors``, ``format.registry``, ``plain.lz`` (its first prices)
+and the kernels ``kernels.huffman``, ``kernels.lz``.
 """
 import numpy as np
 
 from ...kernels import huffman as _huffman, lz as _lz
 from ...plain import lz as plain_lz
 from ..._errors import GageBPEError
+from ..registry import LZ
 
 # A block under SMALL bytes is parsed PASSES times, each pass re-pricing
 # the symbols from the last one's codes, over MAX_CHAIN candidates.
@@ -147,3 +149,6 @@ def decode(payload, size, out):
     if problem:
         raise GageBPEError(_lz.PROBLEMS[problem])
     return out
+
+
+DECODERS = {LZ: decode}

@@ -1,60 +1,42 @@
-"""The MIXED, MIXED_MATCH, MIXED_DELIMITED and MIXED_PRIMED block codings
-(10, format version 8; 11, version 9; 12, version 12; 13, version 13):
-the block's bits coded one by one with the probabilities of a
-context-mixing model (``kernels.mixing``), all but MIXED's with a match model
-too, MIXED_PRIMED's having first learnt the priming text.
+"""The MIXED and MIXED_PRIMED block codings (docs/FORMAT.md, sections 4.12
+and 4.13): the block's bits coded one by one with the probabilities of a
+context-mixing model with a match model (``kernels.mixing``),
+MIXED_PRIMED's having first learnt the priming text.
 
     payload = the arithmetic coder's bytes
 
-The payload has no header: the model's table sizes follow from the block's
-size.  A MIXED or MIXED_MATCH payload ends where the block's payload size
-says, and its coded bits must end there too; a MIXED_DELIMITED or
-MIXED_PRIMED payload ends where its coded bits do, so the short layout
-need not send its size, and sends it only for a MIXED_PRIMED block of
-more than 128 bytes (docs/FORMAT.md, sections 3.6, 4.14 and 4.15).
+The payload has no header: the model's table sizes follow from the
+block's size (MIXED_PRIMED's are fixed), and its coded bits must end
+where the payload does.
 
-Imports ``_errors``, ``format.priming_text``, ``plain.primed`` and the kernel
-``kernels.mixing``.
+Imports ``_errors``, ``format.registry``, ``format.priming_text``,
+``plain.primed`` (the primed model, made when the package is built) and
+the kernels ``kernels.mixing``.
 """
 import numpy as np
 
-from ...kernels import mixing as _mixing
 from ..._errors import GageBPEError
+from ...kernels import mixing as _mixing
+from ...plain import primed, tables
 from ..priming_text import PRIMING_TEXT
-from ...plain import mixing, primed, tables
+from ..registry import MIXED, MIXED_PRIMED
 
 _primed = []  # the priming text and the model after it, read at first use
 
 
-def encode(data, match=True, delimited=False):
-    """The MIXED_MATCH payload of block ``data`` (bytes, not empty), the
-    MIXED one if not ``match``, the MIXED_DELIMITED one if ``delimited``;
-    None where it would not be smaller than ``data``."""
+def encode(data):
+    """The MIXED payload of block ``data`` (bytes, not empty); None where
+    it would not be smaller than ``data``."""
     out = np.empty(len(data), np.uint8)
-    n = _mixing.encode(np.frombuffer(data, np.uint8), out, match or delimited, delimited)
+    n = _mixing.encode(np.frombuffer(data, np.uint8), out)
     return out[:n].tobytes() if 0 < n < len(data) else None
 
 
-def decode(payload, size, out, match=False):
-    """The MIXED block ``payload`` (MIXED_MATCH if ``match``) into ``out``
-    (``size`` bytes)."""
-    problem, _ = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size], match, False)
+def decode(payload, size, out):
+    """The MIXED block ``payload`` into ``out`` (``size`` bytes)."""
+    problem, _ = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size])
     if problem:
         raise GageBPEError(tables.PROBLEMS[problem])
-    return out
-
-
-def decode_matched(payload, size, out):
-    """The MIXED_MATCH block ``payload`` into ``out`` (``size`` bytes)."""
-    return decode(payload, size, out, match=True)
-
-
-def decode_delimited(payload, size, out):
-    """The MIXED_DELIMITED block ``payload`` into ``out`` (``size``
-    bytes); its coded bits must end where ``payload`` does."""
-    problem, end = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size], True, True)
-    if problem or end != len(payload):
-        raise GageBPEError(tables.PROBLEMS[problem or 1])
     return out
 
 
@@ -81,7 +63,7 @@ def primed_model():
 
 def encode_primed(data):
     """The MIXED_PRIMED payload of block ``data`` (1 to
-    ``kernels.mixing.PRIMED_MAX_SIZE`` bytes); None where it would not be smaller
+    ``tables.PRIMED_MAX_SIZE`` bytes); None where it would not be smaller
     than ``data``."""
     out = np.empty(len(data), np.uint8)
     n = _mixing.encode_primed(np.frombuffer(data, np.uint8), out, *primed_model())
@@ -89,23 +71,12 @@ def encode_primed(data):
 
 
 def decode_primed(payload, size, out):
-    """The MIXED_PRIMED block ``payload`` into ``out`` (``size`` bytes);
-    its coded bits must end where ``payload`` does."""
-    problem, end = _mixing.decode_primed(np.frombuffer(payload, np.uint8), out[:size],
-                                         *primed_model())
-    if problem or end != len(payload):
-        raise GageBPEError(tables.PROBLEMS[problem or 1])
+    """The MIXED_PRIMED block ``payload`` into ``out`` (``size`` bytes)."""
+    problem, _ = _mixing.decode_primed(np.frombuffer(payload, np.uint8), out[:size],
+                                       *primed_model())
+    if problem:
+        raise GageBPEError(tables.PROBLEMS[problem])
     return out
 
 
-def delimited_size(view, size, final=False, primed=False):
-    """The length of the MIXED_DELIMITED payload (MIXED_PRIMED if
-    ``primed``) of a block of ``size`` bytes that begins ``view``
-    (``plain.mixing.delimited_size``, decoding by the kernel)."""
-    def decode(head, size):
-        head = np.frombuffer(head, np.uint8)
-        out = np.empty(size, np.uint8)
-        if primed:
-            return _mixing.decode_primed(head, out, *primed_model())
-        return _mixing.decode(head, out, True, True)
-    return mixing.delimited_size(view, size, final, decode)
+DECODERS = {MIXED: decode, MIXED_PRIMED: decode_primed}

@@ -1,5 +1,5 @@
-"""The PACKED block coding (2): a grammar with every symbol in a fixed
-number of bits (docs/FORMAT.md).
+"""The PACKED block coding (docs/FORMAT.md, section 4.3): a grammar with
+every symbol in a fixed number of bits.
 
     payload = n_merges:u32  n_ids:u32  terminals:32 bytes  merge_table  sequence
 
@@ -8,7 +8,8 @@ Merge k's halves take ``bit_length(t + k - 1)`` bits each; every id takes
 fastest of the grammar codings; a block of few distinct bytes and no
 merges (DNA, say) decodes in one pass.
 
-Imports ``_errors``, ``format.codings.payload``, ``kernels.grammar`` and the kernels ``kernels.bits``.
+Imports ``_errors``, ``format.registry``, ``format.codings.payload``,
+``kernels.grammar`` and the kernels ``kernels.bits``.
 """
 import struct
 
@@ -17,6 +18,7 @@ import numpy as np
 from ...kernels import bits as _bits, grammar as _grammar
 from . import payload as _payload
 from ..._errors import UNDEFINED_MERGE, UNDEFINED_SYMBOL, WRONG_SIZE, GageBPEError
+from ..registry import PACKED
 
 HEAD = struct.Struct("<II32s")  # merges, ids, terminal bitmap
 
@@ -76,3 +78,6 @@ def decode(payload, size, out):
     _bits.unpack_fixed(ids_section, id_width, ids)
     merges = unpack_table(table, n_merges, n_terminals)
     return _grammar.expand(merges, ids, terminals, size, out)
+
+
+DECODERS = {PACKED: decode}

@@ -1,5 +1,6 @@
-"""The REPEATS block coding (8, format version 5): long repeats taken out
-as copies (``kernels.repeats``), and the coding of the bytes left (docs/FORMAT.md).
+"""The REPEATS block coding (docs/FORMAT.md, section 4.10): long repeats
+taken out as copies (``kernels.repeats``), and the coding of the bytes
+left.
 
     payload = coding:u8  literal_size:u32  n_copies:u32  copies_bytes:u32
               payload of that coding  copies
@@ -7,21 +8,17 @@ as copies (``kernels.repeats``), and the coding of the bytes left (docs/FORMAT.m
 The inner payload decodes to the ``literal_size`` literals; the copies
 (``copies_bytes`` bytes at the end) put the repeats back between them.
 
-Imports ``_errors``, ``format.container`` (the coding numbers) and the kernels
-``kernels.repeats``.
+Imports ``_errors``, ``format.registry`` and the kernels ``kernels.repeats``.
 """
 import struct
 
 import numpy as np
 
 from ...kernels import repeats as _repeats
-from ..container import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, PACKED, SORTED, SORTED_LONG,
-                         STORED, VARINT_BYTES)
+from ..registry import REPEATS, check_inner
 from ..._errors import GageBPEError
 
 HEAD = struct.Struct("<BIII")  # inner coding, literal size, copies, their bytes
-INNER_CODINGS = (STORED, PACKED, SORTED, FILTERED, CONTEXT, FOLDED, SORTED_LONG,
-                 CONTEXT_LONG)
 PROBLEMS = {_repeats.BAD_COPIES: "REPEATS block's copies are malformed",
             _repeats.BAD_LITERALS: "REPEATS block's literals do not fill it"}
 
@@ -47,15 +44,14 @@ def split(payload, size):
     if len(payload) < HEAD.size:
         raise GageBPEError("REPEATS block shorter than its header")
     coding, literal_size, n_copies, copies_bytes = HEAD.unpack_from(payload)
-    if coding not in INNER_CODINGS:
-        raise GageBPEError(f"REPEATS block holds coding {coding}")
+    check_inner(REPEATS, coding)
     # The first byte is a literal: a copy's source lies before it.
     if not 0 < literal_size < size:
         raise GageBPEError("REPEATS block's literal size disagrees with its size")
     if not 0 < n_copies <= size - literal_size:
         raise GageBPEError("REPEATS block's copy count disagrees with its size")
-    # Three numbers of one to VARINT_BYTES bytes each.
-    if not 3 * n_copies <= copies_bytes <= 3 * VARINT_BYTES * n_copies:
+    # Three numbers of one to NUMBER_BYTES bytes each.
+    if not 3 * n_copies <= copies_bytes <= 3 * _repeats.NUMBER_BYTES * n_copies:
         raise GageBPEError("REPEATS block's copies disagree with their count")
     end = len(payload) - copies_bytes
     if end < HEAD.size:
@@ -71,3 +67,15 @@ def restore(out, literal_size, n_copies, packed):
     if problem:
         raise GageBPEError(PROBLEMS[problem])
     return out
+
+
+def decode(payload, size, out, decode_inner):
+    """The block's bytes into ``out`` (``size`` bytes), its literals
+    decoded by ``decode_inner(coding, payload, size, out)``."""
+    coding, literal_size, n_copies, copies, payload = split(payload, size)
+    # The literals go where the block ends, and move forward from there.
+    decode_inner(coding, payload, literal_size, out[size - literal_size:])
+    return restore(out, literal_size, n_copies, copies)
+
+
+DECODERS = {REPEATS: decode}

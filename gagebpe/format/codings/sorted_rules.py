@@ -1,7 +1,8 @@
-"""The SORTED block coding (4): the merge table in compact form (grouped
-by depth, sorted, Rice-coded: ``kernels.sorted_table``), then the Huffman-coded
-sequence (docs/FORMAT.md).  SORTED_LONG (14, format version 14) is the
-same with a table of long rules (``kernels.long_rules``) in place of merges.
+"""The SORTED and SORTED_LONG block codings (docs/FORMAT.md, sections 4.5
+and 4.7): the merge table in compact form (grouped by depth, sorted,
+Rice-coded: ``kernels.sorted_table``), then the Huffman-coded sequence;
+SORTED_LONG has a table of long rules (``kernels.long_rules``) in place of
+merges.
 
     payload = n_merges:u32  n_ids:u32  table_bytes:u32  length_bytes:u32
               terminals:32 bytes  merge_table  code_lengths  sequence
@@ -9,8 +10,9 @@ same with a table of long rules (``kernels.long_rules``) in place of merges.
 Merges of one depth can be numbered in any order, so they are renumbered
 by their pair codes, and the table stores only the gaps between codes.
 
-Imports ``_errors``, ``format.codings.payload`` and ``kernels.coded_sequence``, and the kernels
-``kernels.sorted_table``, ``kernels.long_rules`` and ``kernels.huffman``.
+Imports ``_errors``, ``format.registry``, ``format.codings.payload`` and
+the kernels ``kernels.coded_sequence``, ``kernels.sorted_table``,
+``kernels.long_rules`` and ``kernels.huffman``.
 """
 import struct
 from typing import NamedTuple
@@ -20,6 +22,7 @@ import numpy as np
 from ...kernels import (coded_sequence as _coded_sequence, huffman as _huffman,
                         long_rules as _long_rules, sorted_table as _sorted_table)
 from . import payload as _payload
+from ..registry import SORTED, SORTED_LONG
 from ..._jit import njit
 
 # merges, ids, bytes of the merge table, bytes of the code lengths, bitmap
@@ -139,3 +142,6 @@ def decode(payload, size, out, long_rules=False):
 def decode_long(payload, size, out):
     """A SORTED_LONG block's bytes into ``out`` (``decode``)."""
     return decode(payload, size, out, long_rules=True)
+
+
+DECODERS = {SORTED: decode, SORTED_LONG: decode_long}

@@ -1,10 +1,12 @@
-"""The STORED block coding (1): the bytes as they are.
+"""The STORED block coding (docs/FORMAT.md, section 4.1): the bytes as
+they are.
 
-Imports ``_errors``.
+Imports ``_errors`` and ``format.registry``.
 """
 import numpy as np
 
 from ..._errors import GageBPEError
+from ..registry import STORED
 
 
 def encode(data):
@@ -17,3 +19,6 @@ def decode(payload, size, out):
         raise GageBPEError("STORED block length disagrees with its size")
     out[:] = np.frombuffer(payload, np.uint8)
     return out
+
+
+DECODERS = {STORED: decode}

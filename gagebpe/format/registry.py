@@ -1,0 +1,116 @@
+"""The block codings of format 1.0, each numbered once (docs/FORMAT.md,
+section 4): its name, the module of ``format.codings`` that writes and
+reads it, the inner codings it may wrap, and where a grammar coding keeps
+its rule count.  The container, the decoders, ``describe`` and the fast
+path all read this table; a later coding is a new entry under a new
+number (section 6).
+
+Decoding a block (``decode``) dispatches on its coding here, a wrapper's
+inner payload first.  The coding modules are imported at first use, so
+that importing gagebpe loads no kernel.
+
+Imports ``_errors``; the coding modules, when a block is decoded.
+"""
+import importlib
+import struct
+from typing import NamedTuple
+
+from .._errors import GageBPEError
+
+(END_OF_BLOCKS, STORED, PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
+ REPEATS, LZ, MIXED, MIXED_PRIMED) = range(13)
+GRAMMARS = (PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG)
+
+
+class Coding(NamedTuple):
+    number: int
+    name: str
+    module: str  # under gagebpe.format.codings
+    inner: tuple = ()  # the codings it may wrap
+    inner_at: tuple = None  # (where the inner coding's number lies, where its payload begins)
+    rules_at: int = None  # where a grammar coding's rule count (u32) lies
+
+
+CODINGS = {c.number: c for c in (
+    Coding(STORED, "STORED", "stored"),
+    Coding(PACKED, "PACKED", "packed", rules_at=0),
+    Coding(SORTED, "SORTED", "sorted_rules", rules_at=0),
+    Coding(SORTED_LONG, "SORTED_LONG", "sorted_rules", rules_at=0),
+    Coding(CONTEXT, "CONTEXT", "context", rules_at=0),
+    Coding(CONTEXT_LONG, "CONTEXT_LONG", "context", rules_at=0),
+    Coding(FILTERED, "FILTERED", "filtered", GRAMMARS, (3, 4)),
+    Coding(FOLDED, "FOLDED", "folded", GRAMMARS, (6, 7)),
+    Coding(REPEATS, "REPEATS", "repeats", (STORED, *GRAMMARS, FILTERED, FOLDED), (0, 13)),
+    Coding(LZ, "LZ", "lz"),
+    Coding(MIXED, "MIXED", "mixed"),
+    Coding(MIXED_PRIMED, "MIXED_PRIMED", "mixed"),
+)}
+# The most bytes of a payload's head that say its rule count: REPEATS over
+# FOLDED over a grammar coding.
+HEAD_BYTES = 13 + 7 + 4
+
+
+def name(number):
+    return CODINGS[number].name if number in CODINGS else f"coding {number}"
+
+
+def check_coding(number):
+    """Refuse a coding number that format 1.0 does not define, naming it."""
+    if number not in CODINGS:
+        from .. import __version__
+        raise GageBPEError(f"block coding {number} is not one of format 1.0's: the stream "
+                           f"needs a later gagebpe than {__version__}")
+
+
+def module(number):
+    """The module that writes and reads coding ``number``."""
+    return importlib.import_module(f"{__package__}.codings.{CODINGS[number].module}")
+
+
+def check_inner(wrapper, inner):
+    if inner not in CODINGS[wrapper].inner:
+        raise GageBPEError(f"{name(wrapper)} block holds coding {inner}, which it may not wrap")
+
+
+def codings_of(coding, payload):
+    """The codings of a block of ``coding`` and ``payload``: its own, then
+    its inner coding's, and so on, as far as ``payload`` holds them."""
+    codings = [coding]
+    while codings[-1] in CODINGS and CODINGS[codings[-1]].inner_at:
+        coding_at, inner_at = CODINGS[codings[-1]].inner_at
+        if len(payload) < inner_at:
+            break
+        codings.append(payload[coding_at])
+        payload = payload[inner_at:]
+    return codings
+
+
+def merge_count(coding, head):
+    """The number of rules of a block, from its coding and the first
+    HEAD_BYTES bytes of its payload (fewer if it has fewer)."""
+    check_coding(coding)
+    entry = CODINGS[coding]
+    if entry.inner_at:
+        coding_at, inner_at = entry.inner_at
+        if len(head) < inner_at:
+            raise GageBPEError("block shorter than its header")
+        return merge_count(head[coding_at], head[inner_at:])
+    if entry.rules_at is None:
+        return 0
+    if len(head) < entry.rules_at + 4:
+        raise GageBPEError("block shorter than its header")
+    return struct.unpack_from("<I", head, entry.rules_at)[0]
+
+
+def decode(coding, payload, size, out):
+    """The bytes of one block of ``coding`` into ``out`` (``size`` writable
+    bytes, which the decoders fill and write nothing past); ``GageBPEError``
+    if the payload is malformed.  A wrapper's inner payload is decoded
+    through this function too."""
+    if len(out) != size:
+        raise ValueError("out must hold exactly the block's size")
+    check_coding(coding)
+    decoder = module(coding).DECODERS[coding]
+    if CODINGS[coding].inner:
+        return decoder(payload, size, out, decode)
+    return decoder(payload, size, out)

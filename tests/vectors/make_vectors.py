@@ -1,0 +1,223 @@
+"""Write format 1.0's conformance vectors (docs/FORMAT.md, section 7):
+streams with their expected outputs, and malformed streams with the error
+each must raise, listed in vectors.json.
+
+    python tests/vectors/make_vectors.py
+
+Each valid vector is built from a fixed input by gagebpe's own coders,
+the coding chosen here rather than by a level, so that every coding and
+layout of section 4 has a stream; each malformed vector is a valid one
+changed by hand, with its checks recomputed where the fault lies behind
+them.  The files are committed: decoders are tested against them, and
+this script only says how they were made.  Run it again only to add a
+vector; a vector once published never changes.
+"""
+import hashlib
+import json
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+import gagebpe
+from gagebpe.encoder import block as encoder_block
+from gagebpe.format import container, registry
+from gagebpe.format.codings import context, filtered, lz, mixed, packed, repeats, sorted_rules
+from gagebpe.kernels import cutoff, filters, grammar
+from gagebpe.sample import sample
+
+HERE = Path(__file__).parent
+
+
+def noise(n, seed):
+    return np.random.default_rng(seed).integers(0, 256, n, dtype=np.uint8).tobytes()
+
+
+def log_lines(n, seed=0):
+    """Lines of a package log, whose repeated strings fold into long rules."""
+    rng = np.random.default_rng(seed)
+    names = [b"libgagebpe-common", b"python3-numpy-kernels", b"zlib1g-development",
+             b"fonts-dejavu-extra"]
+    return b"".join(b"2026-12-03 07:%02d:%02d status half-configured %s:amd64 1.%d.%d\n"
+                    % (k // 60 % 60, k % 60, names[rng.integers(len(names))],
+                       rng.integers(9), rng.integers(30)) for k in range(n))
+
+
+def records(length, count, seed):
+    """Records of ``length`` bytes, each a copy of the first but for its
+    row number and a byte or two."""
+    rng = np.random.default_rng(seed)
+    rows = np.tile(rng.integers(0, 256, length, dtype=np.uint8), (count, 1))
+    for row in rows:
+        row[rng.integers(0, length, 2)] = rng.integers(0, 256, 2)
+    rows[:, :2] = np.arange(count, dtype="<u4").view(np.uint8).reshape(count, 4)[:, :2]
+    return rows.tobytes()
+
+
+def grammar_payload(coding, data):
+    """``(coding, payload)`` of ``data`` in the grammar coding ``coding``,
+    its rules cut where that coding codes smallest (gagebpe's choice)."""
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    built = grammar.build(data, 4)
+    if coding == registry.PACKED:
+        return coding, packed.encode(grammar.truncate(built, cutoff.for_packed(built, hist)),
+                                     hist)
+    cut = grammar.truncate(built, cutoff.for_sorted(built, hist))
+    long_rules = coding in (registry.SORTED_LONG, registry.CONTEXT_LONG)
+    table = sorted_rules.numbered(cut, hist > 0, long_rules)
+    assert table.long_rules == long_rules, coding
+    encode = (context.encode if coding in (registry.CONTEXT, registry.CONTEXT_LONG)
+              else sorted_rules.encode)
+    return coding, encode(cut, hist, table)
+
+
+def single(data, coding, payload):
+    return container.single_stream(container.block(coding, payload, data))
+
+
+def blocks(pieces):
+    """A stream of the block layout of ``(data, coding, payload)`` pieces."""
+    framed = [container.block(c, p, d) for d, c, p in pieces]
+    largest = max((len(d) for d, _, _ in pieces), default=1)
+    return (container.stream_header(largest) + b"".join(framed)
+            + container.trailer([(len(f), len(d)) for f, (d, _, _) in zip(framed, pieces)]))
+
+
+def valid():
+    """``{name: (stream, output)}``."""
+    text = sample(15_000)
+    out = {}
+    out["empty"] = (container.EMPTY_STREAM, b"")
+    out["stored"] = (single(noise(100, 1), registry.STORED, noise(100, 1)), noise(100, 1))
+    ab = b"ab" * 32
+    out["packed"] = (single(ab, *grammar_payload(registry.PACKED, ab)), ab)
+    out["example"] = out["packed"]  # FORMAT.md, section 9
+    for name, coding, data in (("sorted", registry.SORTED, text[:3000]),
+                               ("sorted-long", registry.SORTED_LONG, log_lines(250)),
+                               ("context", registry.CONTEXT, text),
+                               ("context-long", registry.CONTEXT_LONG, log_lines(250, 1))):
+        out[name] = (single(data, *grammar_payload(coding, data)), data)
+    for name, kind in (("filtered-delta", filters.DELTA), ("filtered-xor", filters.XOR)):
+        data = records(13, 600, kind)
+        inner = grammar_payload(registry.SORTED, filters.apply(data, kind, 13))
+        out[name] = (single(data, registry.FILTERED, filtered.encode(kind, 13, *inner)), data)
+    coded = encoder_block.encode_folded(text[:4000], 4)
+    assert coded is not None and coded[0] == registry.FOLDED
+    out["folded"] = (single(text[:4000], *coded), text[:4000])
+    for name, inner_coding, data in (
+            ("repeats-stored", registry.STORED, noise(3000, 2) * 2),
+            ("repeats-sorted", registry.SORTED, text[:6000] + noise(500, 3) + text[:6000])):
+        literals, copies = repeats.find(data)
+        inner = ((registry.STORED, literals) if inner_coding == registry.STORED
+                 else grammar_payload(inner_coding, literals))
+        payload = repeats.encode(copies, len(literals), *inner)
+        out[name] = (single(data, registry.REPEATS, payload), data)
+    code = text[:3000]
+    out["lz"] = (single(code, registry.LZ, lz.encode(code, quick=True)), code)
+    binary = noise(200, 4) * 3
+    out["mixed"] = (single(binary, registry.MIXED, mixed.encode(binary)), binary)
+    small = text[:100]
+    out["mixed-primed"] = (single(small, registry.MIXED_PRIMED, mixed.encode_primed(small)),
+                           small)
+    pieces = [(text[:4000], *grammar_payload(registry.SORTED, text[:4000])),
+              (noise(500, 5), registry.STORED, noise(500, 5)),
+              (code[:1000], registry.LZ, lz.encode(code[:1000], quick=True)),
+              (binary[:300], registry.MIXED, mixed.encode(binary[:300]))]
+    out["blocks"] = (blocks(pieces), b"".join(d for d, _, _ in pieces))
+    out["blocks-none"] = (blocks([]), b"")
+    out["concatenated"] = (out["lz"][0] + out["blocks"][0] + out["empty"][0] + out["stored"][0],
+                           out["lz"][1] + out["blocks"][1] + out["stored"][1])
+    return out
+
+
+def _rechecked(stream, start, length):
+    """``stream`` with the CRC32 after ``length`` bytes at ``start`` recomputed."""
+    stream = bytearray(stream)
+    stream[start + length:start + length + 4] = struct.pack(
+        "<I", zlib.crc32(bytes(stream[start:start + length])))
+    return bytes(stream)
+
+
+def malformed(good):
+    """``{name: (stream, exception name, message pattern)}``."""
+    lz_stream, blocks_stream = good["lz"][0], good["blocks"][0]
+    head = container.SINGLE_AT + 8  # a block-layout stream's header
+    at = container.SINGLE_AT
+
+    def descriptor(value, stream=lz_stream):
+        return stream[:at - 1] + bytes([value]) + stream[at:]
+
+    def size_field(raw):
+        return lz_stream[:at + 1] + raw + lz_stream[at + 3:]
+
+    bad_index = bytearray(blocks_stream)
+    bad_index[-24] ^= 1  # the last index entry's block size
+    truncated_trailer = blocks_stream[:-1]
+    wrong_inner = filtered.encode(filters.DELTA, 13, registry.LZ, b"")
+    big_mixed = (container.MAGIC + bytes([0, registry.MIXED]) + container.varint(65_537)
+                 + container.varint(2) + bytes(4) + b"\0\0")
+    big_primed = (container.MAGIC + bytes([0, registry.MIXED_PRIMED])
+                  + container.varint(4097) + container.varint(2) + bytes(4) + b"\0\0")
+    return {
+        "bad-magic": (b"\x89GBQ" + lz_stream[4:], "GageBPEError", "bad magic"),
+        "pre-1.0": (b"GBPE\x0e\x00\x00\x00" + bytes(8), "GageBPEError", "bad magic"),
+        "descriptor-bit-2": (descriptor(0x04), "GageBPEError", "reserved descriptor bit 2"),
+        "descriptor-bit-3": (descriptor(0x08), "GageBPEError", "reserved descriptor bit 3"),
+        "revision-1": (descriptor(0x10), "GageBPEError", "revision 1"),
+        "dictionary": (lz_stream[:at - 1] + bytes([0x02]) + struct.pack("<I", 0xC0FFEE)
+                       + lz_stream[at:], "GageBPEError", "dictionary 0x00c0ffee"),
+        "coding-13": (lz_stream[:at] + bytes([13]) + lz_stream[at + 1:], "GageBPEError",
+                      "block coding 13 is not one of format 1.0's"),
+        "coding-13-blocks": (_rechecked(blocks_stream[:head] + bytes([13])
+                                        + blocks_stream[head + 1:], head, 13),
+                             "GageBPEError", "block coding 13"),
+        "size-0": (size_field(b"\x00\x00"), "GageBPEError", "size 0 out of range"),
+        "size-too-large": (lz_stream[:at + 1] + container.varint((1 << 26) + 1) + lz_stream[at + 3:],
+                        "GageBPEError", "out of range"),
+        "size-not-shortest": (lz_stream[:at + 1] + b"\xb8\x97\x00" + lz_stream[at + 3:],
+                              "GageBPEError", "shortest form"),
+        "payload-larger": (single(b"abcd", registry.LZ, b"abcde"), "GageBPEError",
+                           "larger than its contents"),
+        "data-check": (lz_stream[:-1] + bytes([lz_stream[-1] ^ 1]), "GageBPEError", "."),
+        "single-check": (lz_stream[:at + 5] + b"\0\0\0\0" + lz_stream[at + 9:], "GageBPEError",
+                         "block check failed"),
+        "header-check": (blocks_stream[:head - 1] + bytes([blocks_stream[head - 1] ^ 1])
+                         + blocks_stream[head:], "GageBPEError", "stream header check failed"),
+        "block-header-check": (blocks_stream[:head + 16] + bytes([blocks_stream[head + 16] ^ 1])
+                               + blocks_stream[head + 17:], "GageBPEError",
+                               "block header check failed"),
+        "index": (bytes(bad_index), "GageBPEError", "index disagrees"),
+        "footer-magic": (blocks_stream[:-1] + b"\0", "GageBPEError", "end-of-stream"),
+        "bytes-after": (lz_stream + b"\0", "GageBPEError", "bad magic"),
+        "filtered-wrong-inner": (single(b"x" * 20, registry.FILTERED, wrong_inner),
+                                 "GageBPEError", "FILTERED block holds coding 10"),
+        "mixed-too-large": (big_mixed, "GageBPEError", "MIXED block larger than 65536"),
+        "primed-too-large": (big_primed, "GageBPEError", "MIXED_PRIMED block larger than 4096"),
+        "truncated-magic": (container.MAGIC[:3], "EOFError", "ended before"),
+        "truncated-single": (lz_stream[:-1], "EOFError", "ended before"),
+        "truncated-blocks": (truncated_trailer, "EOFError", "ended before"),
+        "truncated-header": (blocks_stream[:head - 1], "EOFError", "ended before"),
+    }
+
+
+def main():
+    good, manifest = valid(), {"valid": {}, "malformed": {}}
+    for old in list(HERE.glob("*.gbpe")) + list(HERE.glob("*.out")):
+        old.unlink()
+    for name, (stream, output) in sorted(good.items()):
+        assert gagebpe.decompress(stream) == output, name
+        (HERE / f"{name}.gbpe").write_bytes(stream)
+        (HERE / f"{name}.out").write_bytes(output)
+        manifest["valid"][name] = {"size": len(output),
+                                   "sha256": hashlib.sha256(output).hexdigest()}
+    for name, (stream, error, pattern) in sorted(malformed(good).items()):
+        (HERE / f"{name}.gbpe").write_bytes(stream)
+        manifest["malformed"][name] = {"error": error, "match": pattern}
+    (HERE / "vectors.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    print(f"{len(good)} valid and {len(manifest['malformed'])} malformed vectors", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
