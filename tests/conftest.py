@@ -213,7 +213,16 @@ def without_lz(data, level=6):
     small blocks as LZ where smaller)."""
     from gagebpe.encoder import block as _block, levels as _levels
     level = _levels.LEVELS[level]
-    coding, payload = _block.encode(data, level.min_count, level.probe, None, level.fold,
-                                    level.context_from, level.small_counts, level.more_counts,
-                                    level.repeats)
+    level = level._replace(tries=tuple(name for name in level.tries
+                                       if name in ("grammar", "repeats")), long_rules=False)
+    coding, payload = _block.encode(data, level)
     return _container.single_stream(_container.block(coding, payload, data))
+
+
+def trying(min_count, tries=("grammar",), **settings):
+    """A level (``encoder.levels.Level``) for tests of the block policy:
+    ``tries`` at smallest count ``min_count``, unprobed, CONTEXT tried on
+    every block, with ``settings`` changed."""
+    from gagebpe.encoder.levels import Level
+    return Level(min_count, 1 << 25, tuple(tries), probe=False, context_from=0)._replace(
+        **settings)

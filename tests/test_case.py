@@ -1,4 +1,4 @@
-"""Case folding (format version 3's FOLDED coding, level 9): any text folds
+"""Case folding (the FOLDED coding, docs/FORMAT.md section 4.9; level 9): any text folds
 and unfolds to itself, text that gains is written FOLDED, and malformed
 FOLDED blocks are refused."""
 import random
@@ -15,7 +15,7 @@ from gagebpe.kernels import case as _case
 from gagebpe.format.codings import folded as _coding_folded
 from gagebpe.format.registry import FOLDED, SORTED
 
-from conftest import assert_corruptions_refused, payload_spans
+from conftest import assert_corruptions_refused, payload_spans, trying
 
 LETTERS = st.sampled_from(list(b"aAbBzZ XYxy.\nQq"))
 
@@ -71,8 +71,8 @@ def _prose(n, seed=0):
 
 def test_level_9_writes_prose_folded_where_it_is_smaller():
     data = _prose(100_000)
-    coding, payload = _block.encode(data, 3, fold=True)
-    unfolded = _block.encode(data, 3)
+    coding, payload = _block.encode(data, trying(3, fold=True))
+    unfolded = _block.encode(data, trying(3))
     assert coding == FOLDED and len(payload) < len(unfolded[1])
     blob = gagebpe.compress(data, 9)
     assert gagebpe.decompress(blob) == data
@@ -81,14 +81,14 @@ def test_level_9_writes_prose_folded_where_it_is_smaller():
 
 @given(st.lists(LETTERS, min_size=1, max_size=2000).map(bytes))
 def test_folded_blocks_round_trip(data):
-    coding, payload = _block.encode(data, 2, fold=True)
+    coding, payload = _block.encode(data, trying(2, fold=True))
     out = np.empty(len(data), np.uint8)
     assert registry.decode(coding, payload, len(data), out).tobytes() == data
 
 
 def _folded_payload():
     data = _prose(20_000, seed=1)
-    coding, payload = _block.encode(data, 3, fold=True)
+    coding, payload = _block.encode(data, trying(3, fold=True))
     assert coding == FOLDED
     return data, payload
 
@@ -128,8 +128,8 @@ def test_corrupt_folded_streams_are_refused():
 
 def test_non_text_is_not_folded():
     assert _block.encode_folded(b"ACGT" * 1000, 3) is None
-    assert _block.encode(bytes(range(256)) * 10, 3, fold=True)[0] != FOLDED
-    assert _block.encode(b"abc abd " * 300, 3, fold=True)[0] in (SORTED, 2, 6)
+    assert _block.encode(bytes(range(256)) * 10, trying(3, fold=True))[0] != FOLDED
+    assert _block.encode(b"abc abd " * 300, trying(3, fold=True))[0] in (SORTED, 2, 6)
 
 
 def test_level_9_keeps_the_smallest_of_its_pair_counts_on_small_blocks():
@@ -137,17 +137,17 @@ def test_level_9_keeps_the_smallest_of_its_pair_counts_on_small_blocks():
     from gagebpe.sample import sample
     level = _levels.settings(9)
     data = sample(11_000)
-    each = [_block.encode(data, count, level.probe, None, level.fold)
+    each = [_block.encode(data, trying(count, fold=level.fold))
             for count in (level.min_count, *level.small_counts)]
-    chosen = _block.encode(data, level.min_count, level.probe, None, level.fold, 0,
-                           level.small_counts)
+    chosen = _block.encode(data, trying(level.min_count, fold=level.fold,
+                                        small_counts=level.small_counts))
     assert len(chosen[1]) == min(len(payload) for _, payload in each)
     assert len(chosen[1]) < len(each[0][1])  # the smaller counts pay here
     assert chosen == next(c for c in each if len(c[1]) == len(chosen[1]))  # first on a tie
-    big = sample(_block.SMALL_BLOCK)
-    assert (_block.encode(big, level.min_count, level.probe, None, level.fold, 0,
-                          level.small_counts)
-            == _block.encode(big, level.min_count, level.probe, None, level.fold))
+    big = sample(_block.QUICK_BELOW)
+    assert (_block.encode(big, trying(level.min_count, fold=level.fold,
+                                      small_counts=level.small_counts))
+            == _block.encode(big, trying(level.min_count, fold=level.fold)))
 
 
 def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
@@ -161,11 +161,12 @@ def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
     seen = words * 3
     rng.shuffle(seen)
     big = " ".join(seen).encode()
-    assert len(big) > _block.SMALL_BLOCK
-    each = [_block.encode(big, count, level.probe, None, level.fold)
+    assert len(big) > _block.QUICK_BELOW
+    each = [_block.encode(big, trying(count, fold=level.fold))
             for count in (level.min_count, *level.more_counts)]
-    chosen = _block.encode(big, level.min_count, level.probe, None, level.fold, 0,
-                           level.small_counts, level.more_counts)
+    chosen = _block.encode(big, trying(level.min_count, fold=level.fold,
+                                       small_counts=level.small_counts,
+                                       more_counts=level.more_counts))
     assert chosen == min(each, key=lambda coded: len(coded[1]))
     assert len(chosen[1]) < len(each[0][1])  # pairs counted 3 times pay here
 
@@ -174,15 +175,14 @@ def test_level_9_keeps_the_smaller_of_its_grammars_by_count_and_by_gain():
     from gagebpe.encoder import levels as _levels
     from gagebpe.sample import sample
     level = _levels.settings(9)
-    assert level.by_gain
+    assert "gain" in level.tries
 
     def each_and_chosen(data):
-        by_count = _block.encode(data, level.min_count, level.probe, None, level.fold, 0,
-                                 level.small_counts, level.more_counts)
-        by_gain = _block.encode(data, _block.GAIN_MIN_COUNT, level.probe, None, False,
-                                build=_block.build_by_gain)
-        chosen = _block.encode(data, level.min_count, level.probe, None, level.fold, 0,
-                               level.small_counts, level.more_counts, by_gain=True)
+        counts = dict(fold=level.fold, small_counts=level.small_counts,
+                      more_counts=level.more_counts)
+        by_count = _block.encode(data, trying(level.min_count, **counts))
+        by_gain = _block.encode(data, trying(level.min_count, ("gain",), **counts))
+        chosen = _block.encode(data, trying(level.min_count, ("grammar", "gain"), **counts))
         return by_count, by_gain, chosen
 
     by_count, by_gain, chosen = each_and_chosen(sample(60_000))

@@ -1,4 +1,4 @@
-"""The CONTEXT coding (format version 3): ids coded in two contexts, the
+"""The CONTEXT coding (docs/FORMAT.md, section 4.6): ids coded in two contexts, the
 class of the id before; round trips for any class map and any block shape,
 the text gain it is there for, and malformed payloads refused."""
 import numpy as np
@@ -13,7 +13,7 @@ from gagebpe.format.codings import context as _coding_context, sorted_rules as _
 from gagebpe.format.registry import CONTEXT, CONTEXT_LONG
 from gagebpe.sample import sample
 
-from conftest import byte_strings, payload_spans
+from conftest import byte_strings, payload_spans, trying
 
 
 def coded(data, class_of_byte=_coding_context.LETTERS, min_count=2):
@@ -54,7 +54,7 @@ def test_contexts_make_text_smaller_than_one_code():
 
 def test_text_is_written_in_contexts():
     text = sample(200_000)
-    assert _block.encode(text, 3)[0] == CONTEXT
+    assert _block.encode(text, trying(3))[0] == CONTEXT
 
 
 def _head(payload):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from gagebpe import GageBPEError, grammar
-from gagebpe.kernels import grammar as _grammar, pairs as _pairs, re_pair as _repair
+from gagebpe.kernels import grammar as _grammar, pairs as _pairs, re_pair as _re_pair
 from gagebpe.sample import sample
 from conftest import byte_strings
 from reference import bpe, count_pairs
@@ -27,7 +27,7 @@ def as_lists(merges, ids):
 @given(small_inputs, st.integers(2, 4))
 def test_incremental_engine_matches_reference(data, min_count):
     ids = _grammar.as_ids(data)
-    merges, counts, n = _repair.repair(ids, 256, len(data), min_count, False)
+    merges, counts, n = _re_pair.repair(ids, 256, len(data), min_count, False)
     assert as_lists(merges, ids[:n]) == bpe(data, min_count)
 
 
@@ -122,12 +122,12 @@ def test_decode_rejects_a_bomb():
 @given(byte_strings(), st.integers(3, 6))
 def test_a_larger_smallest_count_cuts_the_grammar_back(data, min_count):
     # Merge counts never rise, so level 9's small blocks build once at the
-    # smallest count and cut back for the others (_block.BuiltOnce).
+    # smallest count and cut back for the others (_block.Builds).
     from gagebpe.encoder import block as _block
     built = _grammar.build(data, 2)
     assert (np.diff(built.counts) <= 0).all()
     direct = _grammar.build(data, min_count)
-    cut = _block.BuiltOnce(2)(data, min_count)
+    cut = _block.Builds(2)(data, min_count)
     assert np.array_equal(cut.merges, direct.merges)
     assert np.array_equal(cut.ids, direct.ids)
     assert np.array_equal(cut.counts, direct.counts)

@@ -16,7 +16,7 @@ from gagebpe.kernels import repeats as _repeats
 from gagebpe.format.registry import CONTEXT, CONTEXT_LONG, REPEATS, SORTED, SORTED_LONG, STORED
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
-                      coding_of, one_block_payload, unprimed, without_lz)
+                      coding_of, one_block_payload, trying, unprimed, without_lz)
 
 
 def noise(n, seed):
@@ -120,9 +120,10 @@ def test_repeats_are_kept_only_where_smaller():
                   f" 1.2.{i % 5}\n" for i in range(800)).encode()
     kept = set()
     for data in (repeated(8), log):
-        plain = _block.encode(data, 4, fold=True)
-        wrapped = _block.encode_repeats(data, lambda part: _block.encode(part, 4, fold=True))
-        chosen = _block.encode(data, 4, fold=True, repeats=True)
+        plain = _block.encode(data, trying(4, fold=True))
+        wrapped = _block.encode_repeats(data,
+                                        lambda part: _block.encode(part, trying(4, fold=True)))
+        chosen = _block.encode(data, trying(4, ("grammar", "repeats"), fold=True))
         assert chosen == min(plain, wrapped, key=lambda coded: len(coded[1]))
         kept.add(chosen[0])
     assert REPEATS in kept and len(kept) == 2
@@ -134,7 +135,7 @@ def test_repeats_are_kept_only_where_smaller():
 
 def _payload(seed=4):
     data = repeated(seed)
-    coding, payload = _block.encode(data, 4, repeats=True)
+    coding, payload = _block.encode(data, trying(4, ("grammar", "repeats")))
     assert coding == REPEATS
     return data, payload
 

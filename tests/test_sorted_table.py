@@ -9,8 +9,9 @@ import gagebpe
 from gagebpe.encoder import block as _block
 from gagebpe.format import registry
 from gagebpe.format.codings import packed as _coding_packed, sorted_rules as _coding_sorted
-from gagebpe.kernels import grammar as _grammar, cutoff as _prefix, sorted_table as _sorted_table
+from gagebpe.kernels import grammar as _grammar, cutoff as _cutoff, sorted_table as _sorted_table
 from gagebpe import grammar, sample
+from conftest import trying
 
 DATA = Path(__file__).parent / "data"
 
@@ -101,8 +102,8 @@ def test_sorted_blocks_are_smaller_than_fixed_width_tables():
     text = sample.sample(200_000)
     hist = np.bincount(np.frombuffer(text, np.uint8), minlength=256)
     g = grammar.encode(text)
-    packed = _coding_packed.encode(_grammar.truncate(g, _prefix.for_packed(g, hist)), hist)
-    compact = _coding_sorted.encode(_grammar.truncate(g, _prefix.for_sorted(g, hist)), hist)
+    packed = _coding_packed.encode(_grammar.truncate(g, _cutoff.for_packed(g, hist)), hist)
+    compact = _coding_sorted.encode(_grammar.truncate(g, _cutoff.for_sorted(g, hist)), hist)
     assert len(compact) < 0.97 * len(packed)
 
 
@@ -111,7 +112,7 @@ def test_probe_skips_merges_only_where_they_do_not_pay():
     text = sample.sample(1 << 20)
     assert not _block.merges_pay(_block.probe_sample(noise), 4)
     assert _block.merges_pay(_block.probe_sample(text), 4)
-    coding, payload = _block.encode(noise, 4, probe=True)
+    coding, payload = _block.encode(noise, trying(4, probe=True))
     out = np.empty(len(noise), np.uint8)
     assert bytes(registry.decode(coding, payload, len(noise), out)) == noise
     assert gagebpe.decompress(gagebpe.compress(noise + text)) == noise + text
@@ -126,11 +127,11 @@ def test_the_quick_probe_answers_as_the_full_one_would():
     # almost nothing, the whole grammar a quarter.
     repeated = noise[:1 << 17] + noise[-(1 << 15):] * 4
     hist = np.bincount(np.frombuffer(repeated, np.uint8), minlength=256)
-    quick = _prefix.sorted_bits(_grammar.build(repeated, 4, _block.QUICK_PROBE_MERGES), hist)
+    quick = _cutoff.sorted_bits(_grammar.build(repeated, 4, _block.QUICK_PROBE_MERGES), hist)
     assert quick.min() > (1 - _block.PROBE_GAIN) * quick[0]
     for data in (text, dna, noise, repeated, text[:4096] * 64):
         hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
-        full = _prefix.sorted_bits(_grammar.build(data, 4), hist)
-        quick = _prefix.sorted_bits(_grammar.build(data, 4, _block.QUICK_PROBE_MERGES), hist)
+        full = _cutoff.sorted_bits(_grammar.build(data, 4), hist)
+        quick = _cutoff.sorted_bits(_grammar.build(data, 4, _block.QUICK_PROBE_MERGES), hist)
         assert np.array_equal(quick, full[:len(quick)])  # a prefix's estimate
         assert _block.merges_pay(data, 4) == (full.min() < (1 - _block.PROBE_GAIN) * full[0])

@@ -1,71 +1,67 @@
-"""One block: bytes <-> (coding, payload).
+"""One block, coded as its level says: the tries a level makes
+(``encoder.levels.Level.tries``), each a way to code the block, and the
+smallest payload kept, the earlier try's on a tie (docs/DESIGN.md,
+"Levels").
 
-A block of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ codes alone
-(text, source, logs) takes the small-input policy (``encoder.small``), which the
-plain path runs too.  Any other block's encoding is a pipeline, top to
-bottom:
+The tries, in the order a level lists them:
 
-1. probe: at levels that ask for it, a large block whose sample does not
-   gain from merging is not merged (random or compressed data, DNA);
-2. filter: where the block repeats bytes at a fixed distance, the filter
-   (``kernels.filters``) whose sample codes smallest by estimate, if any;
-3. build the grammar of the (filtered) bytes (``kernels.grammar``: full-pass
-   merges, then incremental);
-4. for each coding, keep the prefix of merges worth keeping (``kernels.cutoff``)
-   and code the block (``format.codings.stored``, ``format.codings.packed``,
-   ``format.codings.sorted_rules``, ``format.codings.context``); a filtered block is framed by
-   ``format.codings.filtered``;
-5. take the smallest payload, the faster to decode on a tie;
-6. at level 9, code a text block case-folded too (``kernels.case``, framed by
-   ``format.codings.folded``), and keep that where it is smaller;
-7. at level 9, code the block again with its long repeats taken out as
-   copies (``format.codings.repeats``) and the rest through steps 1-6, and keep
-   that where it is smaller;
-8. code the block as LZ too (``format.codings.lz``: literals and copies, no
-   grammar) if it is small (levels 1-8: by a quick parse), or at level 9
-   if a sample of it codes smaller as LZ than a grammar's estimate by
-   LZ_SAMPLE_GAIN, and keep that where it is smaller.  Levels 1-8 code a
-   block under LZ_ALONE_BELOW bytes as LZ alone (no steps 1-7) unless it
-   looks like data a grammar codes better (``encoder.small.lz_alone``);
-9. at levels 6-9, code a block of at most MIXED_MAX bytes MIXED too
-   (``format.codings.mixed``: each bit by a context-mixing model with a match
-   model), and keep that where it is smaller.
+- ``grammar``: build the block's grammar by count, for each smallest pair
+  count the level names, and code it in the smallest of STORED and the
+  grammar codings (PACKED, SORTED, CONTEXT, their long-rule forms); through
+  a filter where the block repeats bytes at a fixed distance (FILTERED),
+  case-folded too where the level folds (FOLDED); not merged at all where
+  a probe of a large block says merging gains nothing;
+- ``gain``: the same with a grammar built by gain, for a block without a
+  filter's lag;
+- ``repeats``: the block with its long repeats taken out as copies
+  (REPEATS), the rest coded by the level's grammar tries;
+- ``lz``: literals and copies (LZ): a quick parse of a block under
+  QUICK_BELOW bytes, or at ``lz="all"`` a full parse of any block where a
+  sample says it may pay;
+- ``mixed``: a block of at most MIXED_MAX bytes coded by context mixing
+  (MIXED).
 
-Framing and checking the block is the container's (``format.container``);
-decoding it, the registry's (``format.registry``).
+Before them: a block of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ
+codes alone (text, source, logs) takes the small-input policy
+(``encoder.small``), which the plain path runs too; and at ``lz="small"`` a
+block under LZ_ALONE_BELOW bytes that LZ codes alone is tried by ``lz``
+(and ``mixed``) only.  One ``Builds`` per block holds its grammars, so that
+every try and every count builds each input once.
 
-Imports ``_errors``, ``format.container`` (the coding numbers), ``encoder.levels``
-(MIXED_MAX), ``kernels.filters``, ``kernels.case``, ``kernels.grammar``, ``kernels.cutoff`` and the
-coding modules.
+Imports ``format.registry`` (the coding numbers), ``format.codings``,
+``encoder.levels``, ``encoder.small`` and the kernels ``kernels.xxh64``,
+``kernels.filters``, ``kernels.case``, ``kernels.grammar`` and
+``kernels.cutoff``.
 """
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
-from ..kernels import case as _case, filters as _filter, grammar as _grammar, cutoff as _prefix
 from ..format.codings import (context as _coding_context, filtered as _coding_filtered,
                               folded as _coding_folded, lz as _coding_lz, mixed as _coding_mixed,
                               packed as _coding_packed, repeats as _coding_repeats,
                               sorted_rules as _coding_sorted, stored as _coding_stored)
-from . import small as _small
-from ..kernels.xxh64 import block_check
 from ..format.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, LZ, MIXED, PACKED,
                                REPEATS, SORTED, SORTED_LONG, STORED)
+from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
+from ..kernels.xxh64 import block_check
+from . import small as _small
 from .levels import MIXED_MAX
 
-# The small-input policy's coders (``encoder.small``), the kernels'; looked up at
-# each call, so that tests may replace one.
+# The small-input policy's coders (``encoder.small``), the kernels'; looked
+# up at each call, so that tests may replace one.
 CODERS = _small.Coders(
     lz=lambda data: _coding_lz.encode(data, quick=True),
     mixed=lambda data: _coding_mixed.encode(data),
     primed=lambda data: encode_primed(data),
     check=block_check,
-    repeat_counts=_filter.counts, histogram=_filter.histogram)
+    repeat_counts=_filters.counts, histogram=_filters.histogram)
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
-GRAMMAR_CODINGS = ((PACKED, _prefix.for_packed, _coding_packed.encode),
-                   (SORTED, _prefix.for_sorted, _coding_sorted.encode),
-                   (CONTEXT, _prefix.for_sorted, _coding_context.encode))
+GRAMMAR_CODINGS = ((PACKED, _cutoff.for_packed, _coding_packed.encode),
+                   (SORTED, _cutoff.for_sorted, _coding_sorted.encode),
+                   (CONTEXT, _cutoff.for_sorted, _coding_context.encode))
 # SORTED and CONTEXT with a table of long rules.
 LONG_FORM = {SORTED: SORTED_LONG, CONTEXT: CONTEXT_LONG}
 
@@ -83,10 +79,10 @@ PROBE_GAIN = 0.01
 # the answer is the same).  The default level's probes of bible.txt and
 # world192.txt took 53 and 73 ms, and take 5.
 QUICK_PROBE_MERGES = 8
-# Blocks under this size may be built with several smallest pair counts
-# (``small_counts``): they are cheap to build, and their decoding time is
-# mostly setup, which more merges hardly change.
-SMALL_BLOCK = 1 << 16
+# Blocks under this size are quick to build and to parse: they are built
+# with the level's ``small_counts`` too (their decoding time is mostly
+# setup, which more merges hardly change), and tried as LZ at every level.
+QUICK_BELOW = 1 << 16
 # Long repeats covering less of a block than this gain too little to pay
 # for coding it twice (plrabn12.txt: 0.4% covered, 0.08% gained).
 REPEATS_SHARE = 1 / 128
@@ -118,7 +114,7 @@ def worth_merging(data, min_count, probe):
 
 
 def probe_sample(data):
-    return _filter.sample(data, PROBE_SLICES, PROBE_SLICE)
+    return _filters.sample(data, PROBE_SLICES, PROBE_SLICE)
 
 
 def merges_pay(data, min_count):
@@ -135,138 +131,171 @@ def estimated_bits(data, min_count, build=_grammar.build):
     """The estimated bits of ``data`` coded SORTED after each prefix of
     its merges."""
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
-    return _prefix.sorted_bits(build(data, min_count), hist)
+    return _cutoff.sorted_bits(build(data, min_count), hist)
 
 
 def choose_filter(data, min_count, build=_grammar.build):
     """``(filter, lag)`` for block ``data``, or None: the filter, if any,
     under which a sample of the block codes smallest by estimate."""
-    lag = _filter.best_lag(data)
+    lag = _filters.best_lag(data)
     if not lag:
         return None
     part = probe_sample(data)
     best, best_bits = None, estimated_bits(part, min_count, build).min()
-    for kind in _filter.FILTERS:
-        bits = estimated_bits(_filter.apply(part, kind, lag), min_count, build).min()
+    for kind in _filters.FILTERS:
+        bits = estimated_bits(_filters.apply(part, kind, lag), min_count, build).min()
         if bits < best_bits:
             best, best_bits = (kind, lag), bits
     return best
 
 
-class BuiltOnce:
-    """``build(data, min_count)`` for several smallest pair counts at most
-    ``smallest``, each input built only once.  Greedy BPE merges in order
-    of non-increasing count (a pair a merge creates occurs at most as often
-    as the merge, and other pairs' counts only fall), so the grammar at a
-    larger smallest count is the one at ``smallest`` cut back to its merges
-    counted that many times or more."""
+class Builds:
+    """The grammars of one block's inputs (the block, its filtered and
+    folded forms, its samples), each built once: by count at the smallest
+    count the level tries, and cut back for a larger one (greedy BPE merges
+    in order of non-increasing count: a pair a merge creates occurs at most
+    as often as the merge, and other pairs' counts only fall); by gain, as
+    asked."""
 
     def __init__(self, smallest):
         self.smallest = smallest
-        self.built = {}  # bytes -> grammar: the few inputs of one small block
+        self.built = {}  # (bytes, by gain) -> grammar
 
     def __call__(self, data, min_count):
-        data = bytes(data)
-        if data not in self.built:
-            self.built[data] = _grammar.build(data, self.smallest)
-        grammar = self.built[data]
+        grammar = self._build(data, False)
         return _grammar.truncate(grammar, int((grammar.counts >= min_count).sum()))
 
+    def by_gain(self, data, min_count):
+        assert min_count == GAIN_MIN_COUNT
+        return self._build(data, True)
 
-def encode(data, min_count=2, probe=False, merge=None, fold=False, context_from=0,
-           small_counts=(), more_counts=(), repeats=False, lz="", by_gain=False,
-           mixed=False, long_rules=False, build=_grammar.build):
-    """``(coding, payload)`` for one block: the smallest of its codings,
-    preferring the faster to decode on a tie (STORED, PACKED, SORTED).
-    ``merge``: whether to build a grammar; None decides by
-    ``worth_merging(data, min_count, probe)``.  ``fold``: also code a text
-    block case-folded (FOLDED), and keep it if smaller.  CONTEXT is tried
-    only for blocks of at least ``context_from`` bytes.  The block is also
-    built with each smallest pair count of ``small_counts`` if under
-    SMALL_BLOCK bytes, and of ``more_counts``; the smallest coding is kept
-    (the first count's on a tie).  ``repeats``: also code the block with
-    its long repeats taken out (REPEATS), and keep that if smaller.
-    ``lz``: also code the block as LZ, and keep that if smaller: "small",
-    a block under SMALL_BLOCK bytes by a quick parse; "all", any block
-    where ``lz_may_pay``.  ``by_gain``: also build the block's grammar by
-    gain (``kernels.grammar.build``), and keep that where it codes smaller,
-    unless the block has a filter's lag.  ``mixed``: also code a block of
-    at most MIXED_MAX bytes as MIXED, and keep that if smaller.
-    ``long_rules``: SORTED and CONTEXT take the table of long rules where
-    it is the smaller (``smallest``).  ``build(data, min_count)`` gives the
-    grammars."""
+    def _build(self, data, by_gain):
+        key = (bytes(data), by_gain)
+        if key not in self.built:
+            self.built[key] = _grammar.build(key[0], GAIN_MIN_COUNT if by_gain else self.smallest,
+                                             by_gain=by_gain)
+        return self.built[key]
+
+
+class Block(NamedTuple):
+    """What the tries share: the block's bytes, its level, whether it is
+    merged at all, and its grammars."""
+    data: bytes
+    level: object
+    merge: bool
+    builds: Builds
+
+
+def encode(data, level, merge=None):
+    """``(coding, payload)`` for one block at ``level`` (an
+    ``encoder.levels.Level``): the smallest of what its tries give, the
+    earlier on a tie, STORED where none is smaller.  ``merge``: whether to
+    build a grammar; None lets the probe decide (``worth_merging``)."""
     data = bytes(data)
     if not data:
         return STORED, data
-    if lz and len(data) <= _small.SMALL_BLOCK and _small.lz_alone(data, CODERS):
-        return _small.encode_block(data, mixed, CODERS)
-    if mixed:
-        best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
-                      more_counts, repeats, lz, by_gain, long_rules=long_rules)
-        payload = _coding_mixed.encode(data) if len(data) <= MIXED_MAX else None
-        return (MIXED, payload) if payload and len(payload) < len(best[1]) else best
-    if lz == "small" and len(data) < LZ_ALONE_BELOW and _small.lz_alone(data, CODERS):
-        payload = _coding_lz.encode(data, quick=True)
-        return (LZ, payload) if len(payload) < len(data) else (STORED, data)
-    if lz:
-        best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
-                      more_counts, repeats, by_gain=by_gain, long_rules=long_rules)
-        if len(data) < SMALL_BLOCK if lz == "small" else lz_may_pay(data, min_count):
-            coded = LZ, _coding_lz.encode(data, quick=lz == "small")
-            if len(coded[1]) < len(best[1]):
-                return coded
-        return best
-    if repeats:
-        def inner(part):
-            return encode(part, min_count, probe, merge, fold, context_from, small_counts,
-                          more_counts, by_gain=by_gain, long_rules=long_rules)
-        best = inner(data)
-        wrapped = encode_repeats(data, inner)
-        return wrapped if wrapped and len(wrapped[1]) < len(best[1]) else best
-    if by_gain:
-        best = encode(data, min_count, probe, merge, fold, context_from, small_counts,
-                      more_counts, long_rules=long_rules)
-        if _filter.best_lag(data):
-            return best
-        gained = encode(data, GAIN_MIN_COUNT, probe, merge, False, context_from,
-                        long_rules=long_rules, build=build_by_gain)
-        return gained if len(gained[1]) < len(best[1]) else best
-    counts = (min_count, *(small_counts if len(data) < SMALL_BLOCK else ()), *more_counts)
-    if len(counts) > 1:
-        build = BuiltOnce(min(counts))
-        return min((encode(data, count, probe, merge, fold, context_from,
-                           long_rules=long_rules, build=build)
-                    for count in counts), key=lambda coded: len(coded[1]))
+    tries = level.tries
+    if "lz" in tries and (len(data) <= _small.SMALL_BLOCK or level.lz == "small"
+                          and len(data) < LZ_ALONE_BELOW) and _small.lz_alone(data, CODERS):
+        if len(data) <= _small.SMALL_BLOCK:
+            return _small.encode_block(data, level.mixed, CODERS)
+        tries = tuple(name for name in tries if name in ("lz", "mixed"))
+    return choose(data, level, tries, merge)
+
+
+def choose(data, level, tries, merge=None):
+    """The smallest ``(coding, payload)`` that ``tries`` (names of TRIES)
+    give for ``data`` at ``level``, the earlier try's on a tie, STORED
+    where none is smaller."""
     if merge is None:
-        merge = worth_merging(data, min_count, probe)
-    if not merge:
+        merge = worth_merging(data, level.min_count, level.probe)
+    block = Block(data, level, merge, Builds(min(counts(data, level))))
+    best = (STORED, data)
+    for name in tries:
+        coded = TRIES[name](block)
+        if coded is not None and len(coded[1]) < len(best[1]):
+            best = coded
+    return best
+
+
+def counts(data, level):
+    """The smallest pair counts ``level`` builds block ``data`` with, its
+    own first."""
+    small = level.small_counts if len(data) < QUICK_BELOW else ()
+    return (level.min_count, *small, *level.more_counts)
+
+
+def try_grammar(block):
+    """The block's grammar by count, at each count the level tries."""
+    return min((coded_grammar(block, count, block.builds, block.level.fold)
+                for count in counts(block.data, block.level)),
+               key=lambda coded: len(coded[1]))
+
+
+def try_gain(block):
+    """The block's grammar by gain, unless it has a filter's lag."""
+    if _filters.best_lag(block.data):
+        return None
+    return coded_grammar(block, GAIN_MIN_COUNT, block.builds.by_gain, False)
+
+
+def try_repeats(block):
+    """REPEATS: the block's long repeats as copies, its literals coded by
+    the level's grammar tries."""
+    inner = tuple(name for name in block.level.tries if name in GRAMMAR_TRIES)
+    return encode_repeats(block.data,
+                          lambda literals: choose(literals, block.level, inner, block.merge))
+
+
+def try_lz(block):
+    """LZ: quickly parsed under QUICK_BELOW bytes, or fully where it may pay."""
+    data, level = block.data, block.level
+    if level.lz == "small":
+        return (LZ, _coding_lz.encode(data, quick=True)) if len(data) < QUICK_BELOW else None
+    return (LZ, _coding_lz.encode(data)) if lz_may_pay(data, level.min_count) else None
+
+
+def try_mixed(block):
+    """MIXED, for a block of at most MIXED_MAX bytes."""
+    payload = _coding_mixed.encode(block.data) if len(block.data) <= MIXED_MAX else None
+    return (MIXED, payload) if payload else None
+
+
+TRIES = {"grammar": try_grammar, "gain": try_gain, "repeats": try_repeats, "lz": try_lz,
+         "mixed": try_mixed}
+GRAMMAR_TRIES = ("grammar", "gain")
+
+
+def coded_grammar(block, min_count, build, fold):
+    """The block coded by its grammar at ``min_count`` from ``build``:
+    unmerged where it is not merged, through the filter whose sample codes
+    smallest where it has a filter's lag, and case-folded too where
+    ``fold`` and that is smaller."""
+    data, level = block.data, block.level
+    if not block.merge:
         return smallest(data, _grammar.unmerged(data))
-    context = len(data) >= context_from
+    context = len(data) >= level.context_from
     chosen = choose_filter(data, min_count, build)
     if chosen is None:
-        best = smallest(data, build(data, min_count), context, long_rules)
-        if (fold and (folded := encode_folded(data, min_count, build, long_rules))
+        best = smallest(data, build(data, min_count), context, level.long_rules)
+        if (fold and (folded := encode_folded(data, min_count, build, level.long_rules))
                 and len(folded[1]) < len(best[1])):
             return folded
         return best
-    filtered = _filter.apply(data, *chosen)
-    coding, payload = smallest(filtered, build(filtered, min_count), context, long_rules)
+    filtered = _filters.apply(data, *chosen)
+    coding, payload = smallest(filtered, build(filtered, min_count), context, level.long_rules)
     payload = _coding_filtered.encode(*chosen, coding, payload)
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
     return FILTERED, payload
 
 
-def build_by_gain(data, min_count):
-    return _grammar.build(data, min_count, by_gain=True)
-
-
 def lz_may_pay(data, min_count):
-    """Whether to code block ``data`` as LZ too: if it is under SMALL_BLOCK
+    """Whether to code block ``data`` as LZ too: if it is under QUICK_BELOW
     bytes, or its sample codes smaller as LZ (``format.codings.lz.quick_size``)
     by LZ_SAMPLE_GAIN than by the estimate of its grammar at
     ``min_count``."""
-    if len(data) < SMALL_BLOCK:
+    if len(data) < QUICK_BELOW:
         return True
     part = probe_sample(data)
     return _coding_lz.quick_size(part) < (

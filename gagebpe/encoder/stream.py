@@ -58,11 +58,7 @@ class _BlockCoder:
         return [futures[i].result() for i in range(len(views))]
 
     def _one(self, data, merge):
-        level = self.level
-        coding, payload = _block.encode(data, level.min_count, level.probe, merge, level.fold,
-                                        level.context_from, level.small_counts,
-                                        level.more_counts, level.repeats, level.lz,
-                                        level.by_gain, level.mixed, level.long_rules)
+        coding, payload = _block.encode(data, self.level, merge)
         return _container.block(coding, payload, data)
 
     def close(self):
