@@ -18,24 +18,24 @@ it; the block under ``TYPE_CHECKING`` says where each comes from.
 import importlib
 from typing import TYPE_CHECKING
 
-from .format.container import StreamInfo, describe
 from ._errors import DEFAULT_LIMIT, GageBPEError, KernelCacheWarning
+from ._version import __version__
 from .encoder.levels import DEFAULT_LEVEL
+from .format.container import StreamInfo, describe
 
 if TYPE_CHECKING:
     from . import gage1994, grammar
-    from .decoder.file import GageBPEFile, open
+    from ._file import GageBPEFile, open
     from .decoder.stream import Decompressor, decompress
     from .encoder.stream import Compressor, compress
 
-__version__ = "0.20.0"
 
 from . import fsspec as _fsspec  # noqa: E402  (registers "gbpe" when fsspec loads)
 
 _fsspec.install()
 
 _LAZY = {
-    "GageBPEFile": ".decoder.file", "open": ".decoder.file",
+    "GageBPEFile": "._file", "open": "._file",
     "Compressor": ".encoder.stream", "Decompressor": ".decoder.stream",
     "compress": ".encoder.stream", "decompress": ".decoder.stream",
     "grammar": ".grammar", "gage1994": ".gage1994",

@@ -10,8 +10,8 @@ or signal the temporary file is removed and the input is untouched, and
 ``--rm`` deletes an input only after its output is in place.  Exit status:
 0 success, 1 an error, 2 a warning (a file skipped) and no error.
 
-Imports the public API (``gagebpe``), and ``_jit`` to say whether the
-kernels it compiles will be cached.
+Imports the public API (``gagebpe``), ``_output`` (outputs written whole),
+and ``_jit`` to say whether the kernels it compiles will be cached.
 """
 import argparse
 import io
@@ -19,9 +19,10 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import warnings
 from contextlib import contextmanager
+
+from ._output import PENDING, Replacement
 
 SUFFIXES = {"gbpe": ".gbpe", "gage1994": ".bpe"}
 EXIT_OK, EXIT_ERROR, EXIT_WARNING = 0, 1, 2
@@ -43,11 +44,6 @@ class Problem(Exception):
     def __init__(self, message, warning=False):
         super().__init__(message)
         self.warning = warning
-
-
-# Temporary files being written: a signal removes them before the process
-# dies of it.
-_temporary = set()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,7 +87,8 @@ def parser():
         p.add_argument(f"-{n}", dest="level", action="store_const", const=n,
                        help=argparse.SUPPRESS)
     p.add_argument("--block-size", type=_size, metavar="BYTES",
-                   help="bytes per block (suffixes K, M, G: KiB, MiB, GiB); default set by the level")
+                   help="bytes per block (suffixes K, M, G: KiB, MiB, GiB); "
+                   "default set by the level")
     p.add_argument("--format", choices=sorted(SUFFIXES),
                    help="gbpe (the default, .gbpe) or Philip Gage's 1994 format (.bpe); "
                    "when decompressing, a .bpe file is read as gage1994")
@@ -174,14 +171,14 @@ def main(argv=None):
 
 
 def _plain_job(args, names):
-    """Whether to do this job without Numba (``gagebpe.plain.stream``):
+    """Whether to do this job without Numba (``_plain_jobs``):
     listing; or every input a small regular file that the plain path is
     expected to finish before the kernels would have loaded."""
     if args.mode == "list":
         return True
     if args.recursive or "-" in names or args.format == "gage1994":
         return False
-    from .plain import stream
+    from . import _plain_jobs as stream
     seconds = 0.0
     for name in names:
         try:
@@ -208,7 +205,7 @@ def _plain_job(args, names):
 def _die_cleanly(signum, frame):
     """Remove the temporary files, then die of the signal.  (Raising here
     instead would unwind through whatever native code was running.)"""
-    for path in list(_temporary):
+    for path in list(PENDING):
         try:
             os.unlink(path)
         except OSError:
@@ -428,7 +425,7 @@ def _decompress(run, source, size, out, name):
 
 
 def _plain():
-    from .plain import stream
+    from . import _plain_jobs as stream
     return stream
 
 
@@ -559,39 +556,30 @@ class _FileWriter:
 
 @contextmanager
 def _atomic_output(target, force, source_name):
-    """A writer for ``target`` through a temporary file in its directory,
-    renamed into place (with the source's mode and times) only on success
-    and removed on any failure or signal."""
+    """A writer for ``target``, which appears only when complete
+    (``_output.Replacement``), with the source's mode and times."""
     if os.path.lexists(target) and not force:
         raise Problem(f"{target} already exists; use -f to overwrite")
-    directory = os.path.dirname(target) or "."
     try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(target)}.",
-                                   suffix=".tmp")
+        replacement = Replacement(target)
     except OSError as e:
+        directory = os.path.dirname(target) or "."
         raise Problem(f"cannot write in {directory}: {e.strerror or e}") from None
-    _temporary.add(tmp)
-    try:
-        with os.fdopen(fd, "wb") as f:
+    with replacement as path:
+        with open(path, "wb") as f:
             yield _FileWriter(f)
             try:
                 f.flush()
-                os.fsync(f.fileno())
             except OSError as e:
                 raise Problem(f"write error: {e.strerror or e}") from None
         if source_name != "-":
-            _copy_metadata(source_name, tmp)
+            _copy_metadata(source_name, path)
         if os.path.lexists(target) and not force:
             raise Problem(f"{target} already exists; use -f to overwrite")
-        os.replace(tmp, target)
-    except BaseException:
         try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    finally:
-        _temporary.discard(tmp)
+            replacement.commit()
+        except OSError as e:
+            raise Problem(f"write error: {e.strerror or e}") from None
 
 
 def _copy_metadata(source, target):

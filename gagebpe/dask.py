@@ -13,11 +13,9 @@ files through fsspec (``dask.bag.read_text``, ``dask.bytes.read_bytes``,
 pandas) needs gagebpe imported on every worker, which ``setup_workers``
 does.  Needs ``dask.distributed`` (the ``dask`` extra).
 """
-import os
 import shutil
-import uuid
-from contextlib import contextmanager
 
+from ._output import Replacement
 from .encoder import levels as _levels
 
 SUFFIX = ".gbpe"
@@ -70,38 +68,21 @@ def decompress_files(client, paths):
 
 
 def _compress_file(path, level, block_size):
-    from .decoder.file import GageBPEFile
+    from ._file import GageBPEFile
     target = path + SUFFIX
-    with _complete_or_nothing(target) as tmp, open(path, "rb") as source, \
+    with Replacement(target) as tmp, open(path, "rb") as source, \
             GageBPEFile(tmp, "wb", level=level, block_size=block_size) as out:
         shutil.copyfileobj(source, out, COPY_SIZE)
     return target
 
 
 def _decompress_file(path):
-    from .decoder.file import GageBPEFile
+    from ._file import GageBPEFile
     target = path[:-len(SUFFIX)]
-    with _complete_or_nothing(target) as tmp, GageBPEFile(path, "rb") as source, \
+    with Replacement(target) as tmp, GageBPEFile(path, "rb") as source, \
             open(tmp, "wb") as out:
         shutil.copyfileobj(source, out, COPY_SIZE)
     return target
-
-
-@contextmanager
-def _complete_or_nothing(target):
-    """A temporary path beside ``target``, renamed to it when the block
-    ends cleanly and removed otherwise."""
-    directory, name = os.path.split(target)
-    tmp = os.path.join(directory, f".{name}.{uuid.uuid4().hex}.tmp")
-    try:
-        yield tmp
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 def count_files(client, paths, count):

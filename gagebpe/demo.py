@@ -35,7 +35,8 @@ def main():
     zblob, z_comp = _timed(zlib.compress, data, 9)
     _, z_dec = _timed(zlib.decompress, zblob)
     mb = len(data) / 1e6
-    print(f"gagebpe -{gagebpe.DEFAULT_LEVEL}: {len(blob):,} bytes, ratio {len(data) / len(blob):.3f}, "
+    print(f"gagebpe -{gagebpe.DEFAULT_LEVEL}: {len(blob):,} bytes, "
+          f"ratio {len(data) / len(blob):.3f}, "
           f"compress {mb / t_comp:.1f} MB/s, decompress {mb / t_dec:.1f} MB/s, verified")
     print(f"zlib -9:    {len(zblob):,} bytes, ratio {len(data) / len(zblob):.3f}, "
           f"compress {mb / z_comp:.1f} MB/s, decompress {mb / z_dec:.1f} MB/s")

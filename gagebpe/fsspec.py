@@ -23,7 +23,7 @@ def open_compressed(infile, mode="rb", **kwargs):
     """fsspec's compression callback: a ``GageBPEFile`` over the file
     object ``infile`` ("rb"/"r" or "wb"/"w"); ``kwargs`` go to
     ``GageBPEFile`` (``level``, ``block_size``, ``threads``, ``limit``)."""
-    from .decoder.file import GageBPEFile
+    from ._file import GageBPEFile
     return GageBPEFile(infile, mode=mode.replace("b", ""), **kwargs)
 
 

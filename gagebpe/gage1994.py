@@ -15,7 +15,7 @@ more than 4096 distinct adjacent pairs, where gagebpe leaves the pairs that
 find no hash slot uncounted, so its output there is valid 1994 format that
 the original program would never have finished writing.  Blocks that would
 expand past 64 KiB are refused as malformed (the 1994 program writes at
-most 5000 bytes per block).  docs/FORMAT.md, section 6, specifies the
+most 5000 bytes per block).  docs/FORMAT.md, section 8, specifies the
 format.
 
 Imports the private ``format.gage1994``.

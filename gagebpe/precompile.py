@@ -68,8 +68,8 @@ def _exercise():
     # a stream of one block takes its coding's kernel: FOLDED and MIXED
     # (which only 0.11 wrote) come as one block from none of the inputs
     # above, but may from anyone's data or older files
-    from .format import fast as _one_block
-    _one_block.compile_kernels()
+    from .format import fast as _fast
+    _fast.compile_kernels()
     g = gagebpe.grammar.encode(sample(5000))
     _check(gagebpe.grammar.decode(g.merges, g.ids) == sample(5000), "grammar.decode")
     for data in (sample(20000), b"a" * 6000, bytes(range(256)) * 8):

@@ -47,7 +47,7 @@ def bpe(data, min_count=2, max_merges=None):
 
 
 def gage1994_decode(blob, max_block=1 << 16):
-    """Gage's 1994 format, decoded as docs/FORMAT.md (section 6) defines it:
+    """Gage's 1994 format, decoded as docs/FORMAT.md (section 8) defines it:
     the bytes, or ``EOFError`` where a block is cut short, or ``ValueError``
     for a table past code 255, pairs in a cycle (anywhere in the table), or
     a block whose codes expand past ``max_block`` bytes."""
@@ -378,7 +378,8 @@ def mixed_decode(payload, size, text=b""):
                 entry[0] += ((65535 * y - entry[0]) * (131072 // (2 * entry[1] + 1))) >> 16
             if length:
                 N[length] = min(N[length] + 1, 30)
-                Q[length] += ((65535 * (y == u) - Q[length]) * (131072 // (2 * N[length] + 1))) >> 16
+                step = 131072 // (2 * N[length] + 1)
+                Q[length] += ((65535 * (y == u) - Q[length]) * step) >> 16
                 if y != u:
                     length = 0
             c = 2 * c + y

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import gagebpe
-from gagebpe.format import container as _container, fast as _one_block, registry
+from gagebpe.format import container as _container, fast as _fast, registry
 from gagebpe.sample import sample
 
 from conftest import block_layout, coding_of, one_block_payload, unprimed, without_lz
@@ -19,10 +19,10 @@ BIG = 1 << 40
     (sample(4096), 9), (sample(20_000), 7), (sample(30_000), 9), (sample(1500), 6)])
 def test_takes_single_streams_and_gives_their_bytes(data, level):
     blob = gagebpe.compress(data, level)
-    assert coding_of(blob) in _one_block.TAKEN
-    assert _one_block.decode(blob, BIG) == data
+    assert coding_of(blob) in _fast.TAKEN
+    assert _fast.decode(blob, BIG) == data
     out = np.zeros(len(data), np.uint8)
-    assert _one_block.decode_into(blob, out)
+    assert _fast.decode_into(blob, out)
     assert out.tobytes() == data
 
 
@@ -33,8 +33,8 @@ def test_takes_the_grammar_codings_it_names_and_declines_the_others(coding, data
     level = {registry.CONTEXT: 7, registry.FOLDED: 9}.get(coding, 6)
     blob = without_lz(data, level)
     assert coding_of(blob) == coding
-    expected = data if coding in _one_block.TAKEN else None
-    assert _one_block.decode(blob, BIG) == expected
+    expected = data if coding in _fast.TAKEN else None
+    assert _fast.decode(blob, BIG) == expected
     assert gagebpe.decompress(blob) == data
 
 
@@ -46,7 +46,7 @@ def test_takes_the_grammar_codings_it_names_and_declines_the_others(coding, data
     gagebpe.compress(b""),                                 # no block
 ], ids=["blocks", "streams", "trailing", "block layout", "empty"])
 def test_declines_what_it_does_not_take(blob):
-    assert _one_block.decode(blob, BIG) is None
+    assert _fast.decode(blob, BIG) is None
 
 
 def test_declines_a_dictionary_or_a_revision_and_the_general_path_names_them():
@@ -54,7 +54,7 @@ def test_declines_a_dictionary_or_a_revision_and_the_general_path_names_them():
     for descriptor, message in ((0x10, "revision 1"), (0x04, "bit 2")):
         bad = bytearray(blob)
         bad[_container.SINGLE_AT - 1] = descriptor
-        assert _one_block.decode(bytes(bad), BIG) is None
+        assert _fast.decode(bytes(bad), BIG) is None
         with pytest.raises(gagebpe.GageBPEError, match=message):
             gagebpe.decompress(bytes(bad))
 
@@ -68,7 +68,7 @@ def test_declines_every_single_byte_corruption(data, level):
         for flip in (0x01, 0x80, int(rng.integers(1, 256))):
             bad = bytearray(blob)
             bad[pos] ^= flip
-            out = _one_block.decode(bytes(bad), BIG)
+            out = _fast.decode(bytes(bad), BIG)
             assert out is None or out == data, (pos, flip)  # a flip may leave it valid
             if out is None:
                 continue
@@ -89,7 +89,7 @@ def _repeats_stream(inner):
 @pytest.mark.parametrize("inner", [registry.STORED, registry.CONTEXT, registry.FOLDED])
 def test_takes_repeats_over_what_it_takes(inner):
     data, blob = _repeats_stream(inner)
-    assert _one_block.decode(blob, BIG) == data
+    assert _fast.decode(blob, BIG) == data
 
 
 def test_declines_every_single_byte_corruption_of_repeats():
@@ -98,27 +98,27 @@ def test_declines_every_single_byte_corruption_of_repeats():
     for pos in range(len(blob)):
         bad = bytearray(blob)
         bad[pos] ^= int(rng.integers(1, 256))
-        assert _one_block.decode(bytes(bad), BIG) in (None, data), pos
+        assert _fast.decode(bytes(bad), BIG) in (None, data), pos
 
 
 def test_declines_every_truncation():
     blob = unprimed(sample(3000))
     for cut in range(len(blob)):
-        assert _one_block.decode(blob[:cut], BIG) is None, cut
+        assert _fast.decode(blob[:cut], BIG) is None, cut
 
 
 def test_declines_a_block_past_the_limit():
     data = sample(4096)
     blob = gagebpe.compress(data)
-    assert _one_block.decode(blob, len(data) - 1) is None
+    assert _fast.decode(blob, len(data) - 1) is None
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(blob, limit=len(data) - 1)
 
 
 def test_decode_into_declines_another_size():
     blob = gagebpe.compress(sample(4096))
-    assert not _one_block.decode_into(blob, np.zeros(4095, np.uint8))
-    assert not _one_block.decode_into(blob, np.zeros(4097, np.uint8))
+    assert not _fast.decode_into(blob, np.zeros(4095, np.uint8))
+    assert not _fast.decode_into(blob, np.zeros(4097, np.uint8))
 
 
 def test_a_forged_size_allocates_nothing_past_a_block():
@@ -127,7 +127,7 @@ def test_a_forged_size_allocates_nothing_past_a_block():
     assert blob[size_at:size_at + 2] == _container.varint(4096)
     for forged in (_container.MAX_BLOCK_SIZE + 1, (1 << 28) - 1):
         bad = blob[:size_at] + _container.varint(forged) + blob[size_at + 2:]
-        assert _one_block._declared(bad) == (0, 0)
-        assert _one_block.decode(bad, BIG) is None
+        assert _fast._declared(bad) == (0, 0)
+        assert _fast.decode(bad, BIG) is None
         with pytest.raises(gagebpe.GageBPEError):
             gagebpe.decompress(bad, limit=None)

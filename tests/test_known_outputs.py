@@ -86,7 +86,8 @@ def known_outputs(comment):
         want["gage1994"] = digest(gagebpe.compress(data, format="gage1994"))
         if "grammar" in old:
             g = gagebpe.grammar.encode(data)
-            want["grammar"] = digest(g.merges.astype("<i4").tobytes() + g.ids.astype("<i4").tobytes())
+            want["grammar"] = digest(g.merges.astype("<i4").tobytes()
+                                     + g.ids.astype("<i4").tobytes())
         out["generated"][name] = want
     for path in canterbury_files():
         data = path.read_bytes()

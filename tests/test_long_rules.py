@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.format.codings import context as _coding_context, sorted_rules as _coding_sorted
-from gagebpe.format import container as _container, fast as _one_block, registry
+from gagebpe.format import container as _container, fast as _fast, registry
 from gagebpe.kernels import grammar as _grammar, long_rules as _long_rules
-from gagebpe.kernels import cutoff as _prefix, sorted_table as _sorted_table
+from gagebpe.kernels import cutoff as _cutoff, sorted_table as _sorted_table
 from gagebpe._errors import GageBPEError
 from conftest import check_every_reader, payload_spans
 from test_sorted_table import expansions, random_merges
@@ -150,7 +150,7 @@ def test_a_part_is_refused_where_it_is_not_yet_defined():
 def grammar_of(data, by_gain=False):
     hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     g = _grammar.build(data, 4, by_gain=by_gain)
-    return _grammar.truncate(g, _prefix.for_sorted(g, hist)), hist
+    return _grammar.truncate(g, _cutoff.for_sorted(g, hist)), hist
 
 
 @pytest.mark.parametrize("coder", [_coding_sorted, _coding_context])
@@ -226,4 +226,4 @@ def test_every_corrupted_byte_of_a_sorted_long_payload_is_refused():
 def test_the_one_block_path_decodes_long_streams():
     data = log_lines(3000)
     blob = gagebpe.compress(data, 6)
-    assert _one_block.decode(blob, len(data)) == data
+    assert _fast.decode(blob, len(data)) == data

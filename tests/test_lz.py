@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.encoder import block as _block
-from gagebpe.format import fast as _one_block, registry
+from gagebpe.format import fast as _fast, registry
 from gagebpe.format.codings import lz as _coding_lz
 from gagebpe.format import container as _container
 from gagebpe.kernels import lz as _lz
@@ -126,7 +126,7 @@ def test_level_9_codes_blocks_as_lz_where_smaller():
     assert len(blob) < len(gagebpe.compress(source, 8))
     assert gagebpe.decompress(blob) == source
     # the fast path of one-block streams takes it, to the same bytes
-    assert _one_block.decode(blob, len(source)) == source
+    assert _fast.decode(blob, len(source)) == source
     # a large block is tried where a sample says LZ may pay
     assert _block.lz_may_pay(pieces(300_000), 4)
     assert not _block.lz_may_pay(sample(300_000), 4)

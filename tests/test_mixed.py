@@ -10,7 +10,7 @@ import gagebpe
 from gagebpe.plain import tables
 from gagebpe.encoder import block as _block
 from gagebpe.format.codings import mixed as _coding_mixed
-from gagebpe.format import container as _container, fast as _one_block, registry
+from gagebpe.format import container as _container, fast as _fast, registry
 from gagebpe.kernels import mixing as _mixing
 from gagebpe.sample import sample
 
@@ -97,9 +97,9 @@ def test_levels_6_to_9_code_a_small_block_mixed():
         assert coding_of(unprimed(data, level)) == MIXED
         assert coding_of(gagebpe.compress(data, level)) == registry.MIXED_PRIMED
     assert gagebpe.decompress(blob) == data
-    assert _one_block.decode(blob, BIG) == data
+    assert _fast.decode(blob, BIG) == data
     # the same block in the block layout, through the general reader
-    assert _one_block.decode(block_layout(blob), BIG) is None
+    assert _fast.decode(block_layout(blob), BIG) is None
     assert gagebpe.decompress(block_layout(blob)) == data
     d = gagebpe.Decompressor()
     assert b"".join(d.decompress(blob[i:i + 7]) for i in range(0, len(blob), 7)) == data
@@ -147,7 +147,7 @@ def test_a_large_mixed_block_is_refused_before_it_is_decoded():
     size = 1 << 20
     blob = (_container.MAGIC + bytes([0, MIXED]) + _container.varint(size) + _container.varint(2)
             + bytes(4) + b"\x00\x00")
-    assert _one_block.decode(blob, BIG) is None
+    assert _fast.decode(blob, BIG) is None
     with pytest.raises(gagebpe.GageBPEError, match="larger than"):
         gagebpe.decompress(blob)
 
@@ -163,7 +163,7 @@ def test_every_corruption_and_cut_of_a_mixed_stream_is_refused():
             bad[pos] ^= flip
             with pytest.raises((gagebpe.GageBPEError, EOFError)):
                 gagebpe.decompress(bytes(bad))
-            assert _one_block.decode(bytes(bad), BIG) is None
+            assert _fast.decode(bytes(bad), BIG) is None
     for cut in range(len(blob)):
         with pytest.raises((gagebpe.GageBPEError, EOFError)):
             gagebpe.decompress(blob[:cut])

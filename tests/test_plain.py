@@ -11,11 +11,12 @@ from hypothesis import given, strategies as st
 
 import gagebpe
 from gagebpe.format.codings import lz as _coding_lz, mixed as _coding_mixed
-from gagebpe.kernels import filters as _filter, mixing as _mixing
-from gagebpe.format import priming_text as _priming_text
+from gagebpe.kernels import filters as _filters, mixing as _mixing
+from gagebpe.plain import priming_text as _priming_text
 from gagebpe.encoder import small as _small
 from gagebpe.kernels.xxh64 import xxh64 as kernel_xxh64
-from gagebpe.plain import lags, lz, mixing, primed, stream, xxh64
+from gagebpe import _plain_jobs as stream
+from gagebpe.plain import lags, lz, mixing, primed, xxh64
 from gagebpe.sample import sample
 
 from conftest import CANTERBURY, byte_strings
@@ -140,8 +141,8 @@ def test_plain_lz_decodes_any_payload_as_the_kernel(payload, size):
 @given(st.binary(max_size=5000))
 def test_plain_checks_and_lags_agree_with_the_kernels(data):
     assert xxh64.xxh64(data) == int(kernel_xxh64(np.frombuffer(data, np.uint8)))
-    assert lags.repeat_counts(data, 64) == _filter.counts(data, 64)
-    assert lags.best_lag(data) == _filter.best_lag(data)
+    assert lags.repeat_counts(data, 64) == _filters.counts(data, 64)
+    assert lags.best_lag(data) == _filters.best_lag(data)
 
 
 def test_lags_are_chosen_as_before_on_records_and_text():
@@ -150,7 +151,7 @@ def test_lags_are_chosen_as_before_on_records_and_text():
     assert lags.best_lag(sample(5000)) == 0
     if CANTERBURY.is_dir():
         xls = (CANTERBURY / "kennedy.xls").read_bytes()[20_000:36_384]
-        assert lags.best_lag(xls) == _filter.best_lag(xls) != 0
+        assert lags.best_lag(xls) == _filters.best_lag(xls) != 0
 
 
 SMALL_JOB = """

@@ -13,11 +13,11 @@ import gagebpe
 from gagebpe import GageBPEError
 from gagebpe.encoder import block as _block
 from gagebpe.format.codings import mixed as _coding_mixed
-from gagebpe.format import container as _container, fast as _one_block, registry
+from gagebpe.format import container as _container, fast as _fast, registry
 from gagebpe.kernels import mixing as _mixing
 from gagebpe.kernels.xxh64 import block_check
 from gagebpe.encoder.levels import MIXED_MAX
-from gagebpe.format.priming_text import PRIMING_TEXT
+from gagebpe.plain.priming_text import PRIMING_TEXT
 from gagebpe.sample import sample
 
 from conftest import (byte_strings, canterbury_files, check_every_reader, check_readers_agree,
@@ -35,7 +35,7 @@ RUNS = [b":\n" + b" " * 20 + word for word in (b"ab", b"def", b"ghij", b"klmno",
 
 
 def documented_text():
-    """The priming text as FORMAT.md's Appendix B prints it, and the CRC32
+    """The priming text as FORMAT.md's Appendix A prints it, and the CRC32
     it states."""
     appendix = FORMAT.read_text().split("## Appendix A.")[1]
     crc = re.search(r"Its CRC32 is `([0-9a-f]{8})`", appendix).group(1)
@@ -124,7 +124,7 @@ def test_primed_streams_are_written_where_they_are_shortest(monkeypatch):
         for data in (rng.bytes(size), sample(size)):
             blob = gagebpe.compress(data)
             assert gagebpe.decompress(blob) == data
-            assert _one_block.decode(blob, size) == data
+            assert _fast.decode(blob, size) == data
             with monkeypatch.context() as m:
                 m.setattr(_block, "encode_primed", lambda data: None)
                 old = gagebpe.compress(data)
@@ -179,7 +179,7 @@ def test_malformed_primed_streams_are_refused():
     for blob, error, message in cases:
         with pytest.raises(error, match=message):
             gagebpe.decompress(blob)
-        assert _one_block.decode(blob, 1000) is None
+        assert _fast.decode(blob, 1000) is None
     # what the encoder never writes: a payload longer than its block
     noise = np.random.default_rng(3).bytes(10)
     longer = primed_payload(noise)

@@ -13,7 +13,7 @@ import pytest
 
 import gagebpe
 from gagebpe.format import fast, registry
-from gagebpe.plain import stream as plain
+from gagebpe import _plain_jobs as plain
 
 from conftest import coding_of
 

@@ -19,7 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from ..format import container as _container, fast as _one_block, gage1994 as _gage1994_stream
+from ..format import container as _container, fast as _fast, gage1994 as _gage1994_stream
 from ..format import registry
 from .. import _inplace_bytes
 from .._arguments import check_format, check_limit, check_threads
@@ -199,7 +199,7 @@ def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_lengt
         return _gage1994_stream.decompress(data, limit)
     if type(data) is not bytes:
         data = bytes(data)  # kernels on other threads read it as it is now
-    if (out := _one_block.decode(data, min(left, PLAUSIBLE_EXPANSION * len(data)))) is not None:
+    if (out := _fast.decode(data, min(left, PLAUSIBLE_EXPANSION * len(data)))) is not None:
         return out
     with memoryview(data) as view:
         blocks, total = _layout(view, left)
@@ -252,7 +252,7 @@ def decompress_into(data, out, *, threads=1):
         with target.cast("B") as flat:
             place = np.frombuffer(flat, np.uint8)
             data = bytes(data) if type(data) is not bytes else data
-            if _one_block.decode_into(data, place):
+            if _fast.decode_into(data, place):
                 return out
             with memoryview(data) as view:
                 blocks, total = _layout(view, len(place))

@@ -3,7 +3,7 @@ best is coded as, and the single stream of a whole input that small
 (docs/DESIGN.md, "Small inputs").
 
 Both the kernels (``encoder.block``, ``encoder.stream``) and the plain
-path (``plain.stream``, which a small command-line job takes instead of
+path (``_plain_jobs``, which a small command-line job takes instead of
 loading Numba) run this policy, each with its own ``Coders``: the same
 choices over the same payloads, so either writes the same bytes.
 

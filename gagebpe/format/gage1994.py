@@ -2,7 +2,7 @@
 ``kernels.gage1994``: the same protocol as gagebpe's own streams.
 
 A 1994 file is blocks and nothing else: no magic number, no end marker, no
-check (docs/FORMAT.md, section 6).  So a ``Decompressor`` has reached its
+check (docs/FORMAT.md, section 8).  So a ``Decompressor`` has reached its
 ``eof`` whenever its input so far ended on a block boundary and all its
 output was returned; unlike a gbpe decompressor it may then be given more
 (a file can always go on), and its ``unused_data`` is always empty.

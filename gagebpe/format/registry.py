@@ -16,6 +16,7 @@ import struct
 from typing import NamedTuple
 
 from .._errors import GageBPEError
+from .._version import __version__
 
 (END_OF_BLOCKS, STORED, PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
  REPEATS, LZ, MIXED, MIXED_PRIMED) = range(13)
@@ -57,7 +58,6 @@ def name(number):
 def check_coding(number):
     """Refuse a coding number that format 1.0 does not define, naming it."""
     if number not in CODINGS:
-        from .. import __version__
         raise GageBPEError(f"block coding {number} is not one of format 1.0's: the stream "
                            f"needs a later gagebpe than {__version__}")
 

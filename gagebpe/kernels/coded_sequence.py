@@ -1,6 +1,6 @@
-"""A block's sequence, Huffman-coded, as the HUFFMAN, SORTED and CONTEXT
-codings store it: a code-length section (CONTEXT: one per context), then a
-sequence section (docs/FORMAT.md).
+"""A block's sequence, Huffman-coded, as the SORTED and CONTEXT codings
+(and their long-rule forms) store it: a code-length section (CONTEXT: one
+per context), then a sequence section (docs/FORMAT.md).
 
 The code-length section is 11 bytes of 4-bit lengths (a code for the
 lengths 0..20), then each symbol's code length in that code, one stream.
@@ -267,7 +267,8 @@ def expand_in_contexts(body, start, length_bytes, merges, internal, n_ids, termi
         if read[c].any() and not _huffman.is_complete(read[c]):
             return _CONTEXT_CODE
         start += length_bytes[c]
-        lengths[c] = _internal_lengths(read[c], internal, n_symbols) if internal.shape[0] else read[c]
+        lengths[c] = (_internal_lengths(read[c], internal, n_symbols) if internal.shape[0]
+                      else read[c])
     section = body[start:]
     head = 4 * (_huffman.STREAMS - 1)
     problem, at, sizes = _split(section, _huffman.STREAMS, head)

@@ -154,8 +154,10 @@ def expand_coded(section, sizes, code_lengths, merges, n_terminals, terminals,
                             return -1
                         pos = _emit(out, pos, table, e, end)
                 i += 4
-            if not (_huffman.within(p0, base, sizes, 0) and _huffman.within(p1, base, sizes, 1)
-                    and _huffman.within(p2, base, sizes, 2) and _huffman.within(p3, base, sizes, 3)):
+            if not (_huffman.within(p0, base, sizes, 0)
+                    and _huffman.within(p1, base, sizes, 1)
+                    and _huffman.within(p2, base, sizes, 2)
+                    and _huffman.within(p3, base, sizes, 3)):
                 return -1
         bitpos[0], bitpos[1], bitpos[2], bitpos[3] = p0, p1, p2, p3
     # The rest (fewer than four ids when there are four streams), one by one.

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import expand as _expand, pairs as _pairs, re_pair as _repair
+from . import expand as _expand, pairs as _pairs, re_pair as _re_pair
 from .._errors import DECODE_CEILING, UNDEFINED_MERGE, UNDEFINED_SYMBOL, WRONG_SIZE, GageBPEError
 
 N_BYTES = 256
@@ -78,7 +78,7 @@ def build(data, min_count=2, max_merges=None, by_gain=False):
             ids, N_BYTES, min(MAX_PASS_MERGES, max_merges), stop_below, by_gain)
     rest = max_merges - len(merges1)
     ids = ids[:n]
-    merges2, counts2, n = _repair.repair(
+    merges2, counts2, n = _re_pair.repair(
         ids, N_BYTES + len(merges1), rest, min_count, by_gain)
     return Grammar(np.concatenate([merges1, merges2]).reshape(-1, 2),
                    ids[:n].copy(), np.concatenate([counts1, counts2]))

@@ -1,5 +1,5 @@
-"""XXH64 (Yann Collet's xxHash, 64-bit, seed 0): the block data check of
-format versions 2 and 3.
+"""XXH64 (Yann Collet's xxHash, 64-bit, seed 0): its low 32 bits are the
+block data check of format 1.0 (docs/FORMAT.md, XXH32L).
 
 A block check runs over every byte a decoder writes, so its speed bounds
 decompression: zlib's CRC32 takes about a fifth of gagebpe's decoding time,

@@ -1,5 +1,5 @@
 """The MIXED_PRIMED model after the priming text (docs/FORMAT.md, section
-4.15): made once, when the package is built, and read from ``primed.bin``
+4.13): made once, when the package is built, and read from ``primed.bin``
 beside this module by both the plain path and the kernels, so that no
 process learns the text again.
 
@@ -9,7 +9,7 @@ The file is the model's tables in a fixed order, little-endian, zlib
 compressed; ``compute`` makes them from the text, and a test holds the
 file, ``compute`` and the kernel's ``kernels.mixing.primed`` to the same numbers.
 
-Imports nothing of gagebpe's but ``format.priming_text`` and its sibling
+Imports nothing of gagebpe's but its siblings ``priming_text`` and
 ``mixing``.
 """
 import os
@@ -17,7 +17,7 @@ import sys
 import zlib
 from array import array
 
-from ..format.priming_text import PRIMING_TEXT
+from .priming_text import PRIMING_TEXT
 from . import mixing
 from .tables import PRIMED_BITS, PRIMED_COUNT, PRIMED_MATCH_BITS, PRIMED_MAX_SIZE
 

@@ -14,7 +14,8 @@ is gpt4, the default.  Output files are written whole or not at all.
 Exit status: 0 success, 1 an error (a missing or malformed file, text that
 is not UTF-8), 2 a usage error.
 
-Imports the public ``gagebpe.tokenizers`` and ``_words.line_pieces``.
+Imports the public ``gagebpe.tokenizers``, ``_words.line_pieces`` and
+``gagebpe._output`` (outputs written whole).
 """
 import argparse
 import io
@@ -25,6 +26,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from .._output import Replacement
 from . import ByteBPE, TokenizerError, WordBPE
 from ._words import line_pieces
 
@@ -289,18 +291,19 @@ def _cannot(verb, path, error):
 @contextmanager
 def _replacing(path):
     """A name to write ``path``'s new contents to, which becomes ``path``
-    when the block succeeds and is removed when it fails: no partial
-    output is ever left under ``path``."""
-    partial = f"{path}.{os.getpid()}.partial"
+    when the block succeeds and is removed when it fails
+    (``_output.Replacement``): no partial output is ever left under
+    ``path``."""
     try:
+        replacement = Replacement(path)
+    except OSError as e:
+        raise _cannot("write", path, e) from None
+    with replacement as partial:
         yield partial
         try:
-            os.replace(partial, path)
+            replacement.commit()
         except OSError as e:
             raise _cannot("write", path, e) from None
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
 
 
 def _size(source):

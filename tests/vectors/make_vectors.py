@@ -174,8 +174,8 @@ def malformed(good):
                                         + blocks_stream[head + 1:], head, 13),
                              "GageBPEError", "block coding 13"),
         "size-0": (size_field(b"\x00\x00"), "GageBPEError", "size 0 out of range"),
-        "size-too-large": (lz_stream[:at + 1] + container.varint((1 << 26) + 1) + lz_stream[at + 3:],
-                        "GageBPEError", "out of range"),
+        "size-too-large": (lz_stream[:at + 1] + container.varint((1 << 26) + 1)
+                           + lz_stream[at + 3:], "GageBPEError", "out of range"),
         "size-not-shortest": (lz_stream[:at + 1] + b"\xb8\x97\x00" + lz_stream[at + 3:],
                               "GageBPEError", "shortest form"),
         "payload-larger": (single(b"abcd", registry.LZ, b"abcde"), "GageBPEError",

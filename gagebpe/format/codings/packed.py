@@ -47,8 +47,8 @@ def encode(grammar, hist):
 
 
 def unpack_table(table, n_merges, n_terminals):
-    """The (n_merges, 2) merge table of a fixed-width section (PACKED's, and
-    HUFFMAN's), checked to refer only to earlier symbols."""
+    """The (n_merges, 2) merge table of PACKED's fixed-width section,
+    checked to refer only to earlier symbols."""
     merges = np.empty((n_merges, 2), np.int32)
     if not _bits.unpack_merges(table, n_terminals, merges):
         raise GageBPEError(UNDEFINED_MERGE)

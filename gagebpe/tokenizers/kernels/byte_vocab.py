@@ -10,7 +10,8 @@ bytes form the token of lowest rank (the leftmost of equals).  So the merge
 table holds every pair of tokens whose bytes join into a token, at that
 token's rank (``split_pairs``), and ``tokenizers.kernels.rank_merge`` does the joining.
 
-Imports ``_jit``, ``tokenizers.kernels.distinct``, ``tokenizers.kernels.pretokenize`` and ``tokenizers.kernels.rank_merge``.
+Imports ``_jit``, ``tokenizers.kernels.distinct``,
+``tokenizers.kernels.pretokenize`` and ``tokenizers.kernels.rank_merge``.
 """
 import numpy as np
 

@@ -1,5 +1,5 @@
 """The priming text of the MIXED_PRIMED coding (docs/FORMAT.md, section
-4.15 and Appendix B): what a MIXED_PRIMED block's model learns before the
+4.13 and Appendix A): what a MIXED_PRIMED block's model learns before the
 block, so that a block of a few dozen bytes is coded by a model that
 already knows what small files are made of.
 

@@ -7,18 +7,20 @@ decompressors, which both formats' ``Decompressor`` classes serve.  One
 difference: bytes after the last gbpe stream that are not a gbpe stream
 raise ``GageBPEError`` rather than being ignored.
 
-Imports ``_errors``, ``encoder.stream`` and ``format.gage1994``.
+Above both directions: reads through ``decoder.stream``, writes through
+``encoder.stream``; Gage's 1994 format through ``format.gage1994``.  Imports
+those, ``_arguments`` and ``_errors``.
 """
 import builtins
 import io
 import os
 import warnings
 
-from ..format import gage1994 as _gage1994_stream
-from . import stream as _stream_decoder
-from ..encoder import stream as _stream_encoder
-from .._arguments import check_format, check_limit
-from .._errors import TRUNCATED
+from ._arguments import check_format, check_limit
+from ._errors import TRUNCATED
+from .decoder import stream as _stream_decoder
+from .encoder import stream as _stream_encoder
+from .format import gage1994 as _gage1994_stream
 
 _MODE_CLOSED, _MODE_READ, _MODE_WRITE = 0, 1, 2
 READ_SIZE = 1 << 17
