@@ -1,5 +1,6 @@
 """What the tokenizer benchmarks share: the text they run on, timing,
-peak memory in a child process, and writing a table into the README.
+peak memory in a child process, and writing a table into
+benchmarks/RESULTS.md.
 
 (The tokenizer benchmarks are not named ``tokenizers.py``: run as a
 script, that name would hide Hugging Face's ``tokenizers`` package.)
@@ -58,8 +59,9 @@ def measure(work):
 
 def peak_in_child(code, *args):
     """``(printed lines, peak bytes)`` of ``code`` run in a child process
-    that calls ``measure(work)`` and can import the benchmarks (glibc's mmap threshold pinned, so that
-    large buffers are returned and each peak is seen)."""
+    that calls ``measure(work)`` and can import the benchmarks (glibc's
+    mmap threshold pinned, so that large buffers are returned and each
+    peak is seen)."""
     path = os.pathsep.join(filter(None, [str(Path(__file__).parent),
                                          os.environ.get("PYTHONPATH")]))
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072", PYTHONPATH=path)
@@ -71,19 +73,20 @@ def peak_in_child(code, *args):
     return lines[:-1], int(lines[-1])
 
 
-def write_readme(path, marker, table, command):
-    """Put ``table`` and the ``command`` that made it between the README's
-    ``<!-- {marker}: start -->`` and ``<!-- {marker}: end -->``."""
-    readme = path.read_text()
+def write_marked(path, marker, table, command):
+    """Put ``table``, the ``command`` that made it and the gagebpe version
+    measured between ``<!-- {marker}: start -->`` and ``<!-- {marker}:
+    end -->`` in ``path`` (benchmarks/RESULTS.md, or the README's summary)."""
+    import gagebpe
+    text = path.read_text()
     start, end = f"<!-- {marker}: start -->", f"<!-- {marker}: end -->"
-    block = f"{start}\n{table}\n\n`{command}`\n{end}"
+    block = f"{start}\n{table}\n\n`{command}` (gagebpe {gagebpe.__version__})\n{end}"
     pattern = re.compile(re.escape(start) + ".*?" + re.escape(end), re.S)
-    if not pattern.search(readme):
+    if not pattern.search(text):
         raise SystemExit(f"{path} has no {marker} markers")
-    path.write_text(pattern.sub(lambda m: block, readme))
+    path.write_text(pattern.sub(lambda m: block, text))
 
 
-def command_line(script, argv, readme):
-    """The command that made a table, as the README quotes it."""
-    args = " ".join(argv).replace(f"--readme {readme}", "--readme README.md")
-    return f"python benchmarks/{script} {args}".strip()
+def command_line(script, argv):
+    """The command that made a table, as the results quote it."""
+    return f"python benchmarks/{script} {' '.join(argv)}".strip()

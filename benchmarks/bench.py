@@ -2,7 +2,8 @@
 in one run, and print per-file and total ratio, MB/s and peak memory.
 
     python benchmarks/bench.py                      # Canterbury, or the built-in sample
-    python benchmarks/bench.py DIR --levels 1,6,9 --repeat 3 --readme README.md --chart docs/benchmark.png
+    python benchmarks/bench.py --levels 1,6,9 --repeat 5 --decompress-repeat 15 \
+        --results benchmarks/RESULTS.md --readme README.md --chart docs/benchmark.png
     python benchmarks/bench.py --scaling            # 1, 4, 16, 64 MB of the built-in sample
     python benchmarks/bench.py --threads-only       # the corpus as one stream, 1 and 2 threads
 
@@ -30,10 +31,14 @@ from pathlib import Path
 import gagebpe
 from gagebpe.sample import sample
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _shared import command_line, write_marked  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 CANTERBURY = ROOT.parent / "shared" / "corpus" / "canterbury"
-TABLE_START = "<!-- benchmark table: start -->"
-TABLE_END = "<!-- benchmark table: end -->"
+# The README's summary: these codecs, when measured, in this order.
+SUMMARY = ("gagebpe -1", "gagebpe -6", "gagebpe -9", "zlib -9", "bz2 -9", "xz -6", "zstd -19",
+           "brotli -11")
 
 
 def peers():
@@ -267,11 +272,16 @@ def per_file_table(rows, corpus):
     return "\n".join(lines)
 
 
-def write_readme(readme, text):
-    content = readme.read_text()
-    start = content.index(TABLE_START) + len(TABLE_START)
-    end = content.index(TABLE_END)
-    readme.write_text(content[:start] + "\n" + text + "\n" + content[end:])
+def summary_table(rows, against="zlib -6"):
+    """The README's table: SUMMARY's totals, speeds as ratios to ``against``'s."""
+    base = totals(rows[against])
+    lines = [f"| codec | ratio | compress speed vs {against} | decompress speed vs {against} |",
+             "|---|---:|---:|---:|"]
+    for name in SUMMARY:
+        if name in rows:
+            ratio, c, d, _, _ = totals(rows[name])
+            lines.append(f"| {name} | {ratio:.3f} | {c / base[1]:.2f}x | {d / base[2]:.2f}x |")
+    return "\n".join(lines)
 
 
 def memory_peaks(name, corpus_arg, levels):
@@ -302,8 +312,9 @@ def main(argv=None):
                         help="rounds of decompression timing (default: 3 x --repeat)")
     parser.add_argument("--peers", default="all",
                         help="comma-separated peer names, or 'all' or 'none'")
-    parser.add_argument("--readme", type=Path,
-                        help="write the totals table into this README")
+    parser.add_argument("--results", type=Path,
+                        help="write the tables into this file (benchmarks/RESULTS.md)")
+    parser.add_argument("--readme", type=Path, help="write the summary table into this README")
     parser.add_argument("--chart", type=Path, help="write a PNG chart here")
     parser.add_argument("--scaling", action="store_true",
                         help="run the scaling case (1-64 MB) instead")
@@ -360,15 +371,14 @@ def main(argv=None):
                             for level in (1, gagebpe.DEFAULT_LEVEL))
     if args.chart:
         chart(rows, args.chart)
-    if args.readme:
-        command = f"--levels {args.levels} --repeat {args.repeat}"
-        if args.decompress_repeat:
-            command += f" --decompress-repeat {args.decompress_repeat}"
+    command = command_line("bench.py", sys.argv[1:] if argv is None else argv)
+    if args.results:
         note = (f"{len(corpus)} files, {size:,} bytes, one process, one thread, "
-                f"{rounds}; `python benchmarks/bench.py {command}`.")
-        write_readme(args.readme, "\n\n".join(
-            [table, note, "Ratio per file:", files, threads]))
-
+                f"{rounds}.")
+        write_marked(args.results, "benchmark table", "\n\n".join(
+            [table, note, "Ratio per file:", files, threads]), command)
+    if args.readme:
+        write_marked(args.readme, "summary table", summary_table(rows), command)
 
 if __name__ == "__main__":
     main()

@@ -3,7 +3,7 @@ one run, one thread, side by side.
 
     python benchmarks/byte_bpe.py                       # bible.txt
     python benchmarks/byte_bpe.py --stream-mb 64,256    # and training on 64 and 256 MB streams
-    python benchmarks/byte_bpe.py --readme README.md
+    python benchmarks/byte_bpe.py --results benchmarks/RESULTS.md
 
 - Training: a 10,000-token vocabulary with the gpt4 pattern on bible.txt.
   gagebpe with ``ties="rustbpe", min_frequency=1`` must learn exactly
@@ -33,7 +33,7 @@ import numpy as np
 os.environ.setdefault("RAYON_NUM_THREADS", "1")  # before rustbpe or tokenizers start a pool
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from _shared import BIBLE, command_line, load_text, median, peak_in_child, timed, write_readme  # noqa: E402
+from _shared import BIBLE, command_line, load_text, median, peak_in_child, timed, write_marked  # noqa: E402
 
 VOCAB = 10_000
 LINES_PER_DOCUMENT = 500
@@ -246,7 +246,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--stream-mb", default="",
                         help="also train from streams of these many MB (comma-separated)")
-    parser.add_argument("--readme", type=Path, help="write the table into this README")
+    parser.add_argument("--results", type=Path,
+                        help="put the tables in this file (benchmarks/RESULTS.md)")
     args = parser.parse_args()
     text = load_text()
     train = train_rows(text, args.repeat)
@@ -258,9 +259,9 @@ def main():
     stream = stream_rows(sizes) if sizes and BIBLE.exists() else None
     result = table(train, encode, threads, n_documents, stream, text, args.repeat)
     print(result)
-    if args.readme:
-        write_readme(args.readme, "byte tokenizer table", result,
-                     command_line("byte_bpe.py", sys.argv[1:], args.readme))
+    if args.results:
+        write_marked(args.results, "byte tokenizer table", result,
+                     command_line("byte_bpe.py", sys.argv[1:]))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ cost of one call, chunk by chunk, against the codecs those libraries offer;
 and a Zarr array written and read back with each.
 
     python benchmarks/chunks.py                       # print the tables
-    python benchmarks/chunks.py --readme README.md    # and put them in the README
+    python benchmarks/chunks.py --results benchmarks/RESULTS.md    # and put them in the results
 
 Each file of the Canterbury corpus is cut into chunks of each size (its
 last chunk shorter), and every codec codes every chunk once per round,
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _shared import CORPUS, command_line, median, write_readme
+from _shared import CORPUS, command_line, median, write_marked
 
 SIZES = (4 << 10, 64 << 10, 256 << 10, 1 << 20)
 TEXTS = ("alice29.txt", "asyoulik.txt", "lcet10.txt", "plrabn12.txt", "bible.txt",
@@ -193,7 +193,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="1,6,9", help="gagebpe levels for the chunk table")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--readme", type=Path, help="write the tables into this README")
+    parser.add_argument("--results", type=Path,
+                        help="put the tables in this file (benchmarks/RESULTS.md)")
     args = parser.parse_args()
     import gagebpe
     gagebpe.decompress(gagebpe.compress(b"warm the kernels " * 5000))
@@ -203,9 +204,9 @@ def main():
     zarr_rows = zarr_round_trip(args.rounds)
     result = render(rows, calls, zarr_rows)
     print(result)
-    if args.readme:
-        write_readme(args.readme, "chunk table", result,
-                     command_line("chunks.py", sys.argv[1:], args.readme))
+    if args.results:
+        write_marked(args.results, "chunk table", result,
+                     command_line("chunks.py", sys.argv[1:]))
 
 
 if __name__ == "__main__":

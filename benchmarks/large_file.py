@@ -73,9 +73,11 @@ def main():
           f"({block >> 20} MiB blocks), ratio {ratio:.3f}, SHA-256 verified")
     print(f"resident before: {base / 1e6:.0f} MB (Python, NumPy, Numba, the 64 MiB sample)")
     print(f"write: {t_write:.1f} s, {total / t_write / 1e6:.2f} MB/s, "
-          f"peak {peak_write / 1e6:.0f} MB ({(peak_write - base) / block:.1f} x block size above that)")
+          f"peak {peak_write / 1e6:.0f} MB "
+          f"({(peak_write - base) / block:.1f} x block size above that)")
     print(f"read:  {t_read:.1f} s, {total / t_read / 1e6:.1f} MB/s, "
-          f"peak {peak_read / 1e6:.0f} MB ({(peak_read - base) / block:.1f} x block size above that)")
+          f"peak {peak_read / 1e6:.0f} MB "
+          f"({(peak_read - base) / block:.1f} x block size above that)")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 file of the corpus (and of any other directories given), each compressed
 on its own, as a small file or a small chunk is.
 
-    python benchmarks/small_inputs.py [--readme README.md] [extra dirs...]
+    python benchmarks/small_inputs.py [--results benchmarks/RESULTS.md] [extra dirs...]
 
 For each piece size: how many pieces, their total compressed size with
 zlib -9 and with gagebpe at level 5 (the fastest to decode: no MIXED),
@@ -25,7 +25,7 @@ from pathlib import Path
 import gagebpe
 from gagebpe.encoder.levels import DEFAULT_LEVEL
 
-from _shared import CORPUS, command_line, write_readme
+from _shared import CORPUS, command_line, write_marked
 
 SIZES = (16, 32, 64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65535)
 TINY_SIZES = [(1, 8), (9, 16), (17, 32), (33, 64), (65, 128)]  # every size in each range
@@ -104,7 +104,8 @@ def tiny_row(low, high, datas):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("extra", nargs="*", help="more directories to cut pieces from")
-    parser.add_argument("--readme", type=Path, help="write the table into this README")
+    parser.add_argument("--results", type=Path,
+                        help="put the tables in this file (benchmarks/RESULTS.md)")
     args = parser.parse_args()
     datas = files(args.extra)
     gagebpe.decompress(gagebpe.compress(b"warm the kernels " * 50, 9))
@@ -125,9 +126,9 @@ def main():
         print(lines[-1], flush=True)
     table = "\n".join(lines)
     print(table)
-    if args.readme:
-        write_readme(args.readme, "small inputs", table,
-                     command_line("small_inputs.py", sys.argv[1:], args.readme))
+    if args.results:
+        write_marked(args.results, "small inputs", table,
+                     command_line("small_inputs.py", sys.argv[1:]))
     return 0
 
 

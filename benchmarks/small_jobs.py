@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _shared import CORPUS, command_line, write_readme
+from _shared import CORPUS, command_line, write_marked
 
 SIZES = {"1 KB": 1 << 10, "4 KB": 4 << 10, "64 KB": 64 << 10}
 LEVELS = (1, 6, 9)
@@ -144,8 +144,8 @@ def main():
     table = render(command_line_rows(args.rounds), per_call_rows(3 * args.rounds), args.rounds)
     print(table)
     if args.results:
-        write_readme(args.results, "small jobs", table,
-                     command_line("small_jobs.py", sys.argv[1:], str(args.results)))
+        write_marked(args.results, "small jobs", table,
+                     command_line("small_jobs.py", sys.argv[1:]))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
     python benchmarks/word_bpe.py                   # bible.txt, or the built-in sample
     python benchmarks/word_bpe.py --scale 1,4,16    # and the corpus repeated 4 and 16 times
-    python benchmarks/word_bpe.py --readme README.md
+    python benchmarks/word_bpe.py --results benchmarks/RESULTS.md
 
 Word-level BPE against subword-nmt (``pip install subword-nmt``): learning
 10,000 merges and applying them, both in this process, every output
@@ -18,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from _shared import BIBLE, command_line, load_text, median, peak_in_child, timed, write_readme
+from _shared import BIBLE, command_line, load_text, median, peak_in_child, timed, write_marked
 
 os.environ.setdefault("TQDM_DISABLE", "1")  # subword-nmt's progress bar
 
@@ -115,16 +115,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--scale", default="", help="comma-separated multiples of the corpus")
-    parser.add_argument("--readme", type=Path, help="write the table into this README")
+    parser.add_argument("--results", type=Path,
+                        help="put the tables in this file (benchmarks/RESULTS.md)")
     args = parser.parse_args()
     text = load_text()
     rows = word_level(text, args.repeat)
     scales = [int(x) for x in args.scale.split(",") if x]
     result = table(rows, scaling(scales) if scales else [], text, args.repeat)
     print(result)
-    if args.readme:
-        write_readme(args.readme, "tokenizer table", result,
-                     command_line("word_bpe.py", sys.argv[1:], args.readme))
+    if args.results:
+        write_marked(args.results, "tokenizer table", result,
+                     command_line("word_bpe.py", sys.argv[1:]))
 
 
 if __name__ == "__main__":
