@@ -19,7 +19,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from ._errors import DEFAULT_LIMIT, GageBPEError, KernelCacheWarning
-from ._version import __version__
+from ._version import __version__ as __version__
 from .encoder.levels import DEFAULT_LEVEL
 from .format.container import StreamInfo, describe
 

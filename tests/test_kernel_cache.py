@@ -119,8 +119,19 @@ def test_a_change_to_any_kernel_module_makes_every_cached_kernel_stale(tmp_path)
     callee = copy / Path(_pretokenize.__file__).relative_to(PACKAGE)
     os.utime(callee, ns=(callee.stat().st_atime_ns, callee.stat().st_mtime_ns + 10**9))
     assert _jit.sources_stamp(copy) != before
-    # a module without kernels is no part of it
     os.utime(callee, ns=(callee.stat().st_atime_ns, callee.stat().st_mtime_ns - 10**9))
+    assert _jit.sources_stamp(copy) == before
+    # the plain twins are part of it: kernels compile some of their
+    # functions and read their constants
+    tables = copy / "plain" / "tables.py"
+    times = (tables.stat().st_atime_ns, tables.stat().st_mtime_ns)
+    text = tables.read_text()
+    tables.write_text(text + "\n")
+    assert _jit.sources_stamp(copy) != before
+    tables.write_text(text)
+    os.utime(tables, ns=times)
+    assert _jit.sources_stamp(copy) == before
+    # a module without kernels is no part of it
     (copy / "cli.py").write_text((copy / "cli.py").read_text() + "\n")
     assert _jit.sources_stamp(copy) == before
 

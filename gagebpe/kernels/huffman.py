@@ -7,11 +7,13 @@ first.  The decoder looks the next ``FAST_BITS`` bits up in a table; a code
 longer than that continues in a second-level table for its prefix, of at
 most ``2 ** (MAX_LENGTH - FAST_BITS)`` entries.
 
-Imports ``_jit`` and ``kernels.unaligned``.
+Imports ``_jit``, ``kernels.unaligned`` and ``plain.huffman`` (whose
+``assign_lengths`` it compiles).
 """
 import numpy as np
-from .._jit import njit
 
+from .._jit import njit
+from ..plain import huffman as plain_huffman
 from .unaligned import load8_be
 
 MAX_LENGTH = 20
@@ -37,57 +39,18 @@ def code_lengths(freqs, max_length):
     has a length of at least one bit."""
     used = np.flatnonzero(freqs > 0)
     lengths = np.zeros(freqs.shape[0], np.uint8)
-    m = used.shape[0]
-    if m > (1 << max_length):
-        raise ValueError("more symbols than codes of the length limit")
-    if m == 0:
-        return lengths
-    if m == 1:
-        lengths[used[0]] = 1
-        return lengths
-    # Two-queue Huffman over the sorted leaves: internal nodes are made in
-    # non-decreasing weight order, so no heap is needed.
     order = used[np.argsort(freqs[used], kind="mergesort")]
-    weight = np.empty(2 * m, np.int64)
-    parent = np.zeros(2 * m, np.int64)
+    m = order.shape[0]
+    weight = np.zeros(2 * m, np.int64)
     weight[:m] = freqs[order]
-    leaf = 0
-    node = m
-    for made in range(m, 2 * m - 1):
-        weight[made] = 0
-        for _ in range(2):
-            if leaf < m and (node >= made or weight[leaf] <= weight[node]):
-                child = leaf
-                leaf += 1
-            else:
-                child = node
-                node += 1
-            weight[made] += weight[child]
-            parent[child] = made
-    depth = np.zeros(2 * m - 1, np.int64)
-    for v in range(2 * m - 3, -1, -1):
-        depth[v] = depth[parent[v]] + 1
-    # Count codes per length, then limit them (JPEG, Annex K.3): a pair of
-    # too-long codes becomes one code a level up, and a shorter code splits.
-    per_length = np.zeros(max(96, max_length + 2), np.int64)
-    for v in range(m):
-        per_length[depth[v]] += 1
-    for i in range(per_length.shape[0] - 1, max_length, -1):
-        while per_length[i] > 0:
-            j = i - 2
-            while per_length[j] == 0:
-                j -= 1
-            per_length[i] -= 2
-            per_length[i - 1] += 1
-            per_length[j + 1] += 2
-            per_length[j] -= 1
-    # The most frequent symbols take the shortest codes.
-    v = m - 1
-    for length in range(1, max_length + 1):
-        for _ in range(per_length[length]):
-            lengths[order[v]] = length
-            v -= 1
+    _assign_lengths(order, weight, np.zeros(2 * m, np.int64), np.zeros(2 * m, np.int64),
+                    np.zeros(max(96, max_length + 2), np.int64), lengths, max_length)
     return lengths
+
+
+# The plain path's function, compiled: one algorithm, so that both paths
+# give the same lengths for the same counts.
+_assign_lengths = njit(cache=True, nogil=True)(plain_huffman.assign_lengths)
 
 
 # -- canonical codes ---------------------------------------------------------------

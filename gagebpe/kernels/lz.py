@@ -28,13 +28,15 @@ each parse's codes.  ``matches`` and ``parse`` take a range of the block,
 so that a large block is parsed a segment at a time, its match finder
 spanning the whole block.
 
-Imports ``_jit``, ``kernels.unaligned`` and the kernels ``kernels.huffman``, ``kernels.repeats``
-(``move``).
+Imports ``_jit``, ``kernels.unaligned``, the kernels ``kernels.huffman`` and
+``kernels.repeats`` (``move``), and ``plain.lz``, two of whose functions it
+compiles, so that both paths run one algorithm there.
 """
 import numpy as np
 
 from . import huffman as _huffman
 from .._jit import njit
+from ..plain import lz as plain_lz
 from .repeats import move
 from .unaligned import load8, load8_be, store8
 
@@ -204,6 +206,10 @@ def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal
             last[i + length] = d
 
 
+# The plain path's step, compiled: one rule for both paths' parses.
+_offer_literal = njit(cache=True, nogil=True, inline="always")(plain_lz.offer_literal)
+
+
 @njit(cache=True, nogil=True)
 def parse(data, start, end, starts, lengths, distances, first_last, literal_price,
           distance_price):
@@ -224,12 +230,7 @@ def parse(data, start, end, starts, lengths, distances, first_last, literal_pric
     i = 0
     while i < n:
         here = cost[i]
-        c = here + literal_price[data[start + i]]
-        if c < cost[i + 1]:
-            cost[i + 1] = c
-            step[i + 1] = 1
-            source[i + 1] = 0
-            last[i + 1] = last[i]
+        _offer_literal(cost, step, source, last, i, here + literal_price[data[start + i]])
         d = last[i]
         longest = 0
         if d <= start + i and n - i >= MIN_COPY:
@@ -310,36 +311,14 @@ TABLE_CODE_BITS = 3
 @njit(cache=True, nogil=True)
 def table_symbols(lengths):
     """The code lengths ``lengths`` as ``(table symbols, extra values)``."""
-    n = lengths.shape[0]
-    out = np.empty(n, np.int32)
-    extra = np.zeros(n, np.int64)
-    count = 0
-    i = 0
-    while i < n:
-        v = lengths[i]
-        run = 1
-        while i + run < n and lengths[i + run] == v:
-            run += 1
-        i += run
-        if v != 0:
-            out[count] = v
-            count += 1
-            run -= 1
-        while run >= 3:
-            if v == 0:
-                take = min(run, 138)
-                out[count] = MORE_ZEROS if take >= 11 else ZEROS
-                extra[count] = take - (11 if take >= 11 else 3)
-            else:
-                take = min(run, 6)
-                out[count] = AGAIN
-                extra[count] = take - 3
-            count += 1
-            run -= take
-        for _ in range(run):
-            out[count] = v
-            count += 1
+    out = np.zeros(lengths.shape[0], np.int32)
+    extra = np.zeros(lengths.shape[0], np.int64)
+    count = _table_symbols_into(lengths, out, extra)
     return out[:count], extra[:count]
+
+
+# The plain path's function, compiled: one algorithm for both paths.
+_table_symbols_into = njit(cache=True, nogil=True)(plain_lz.table_symbols_into)
 
 
 @njit(cache=True, nogil=True, inline='always')

@@ -13,18 +13,32 @@ def code_lengths(freqs, max_length):
     a stable order of count, then JPEG's length limiting (Annex K.3)."""
     used = [s for s, f in enumerate(freqs) if f > 0]
     lengths = [0] * len(freqs)
-    m = len(used)
+    order = sorted(used, key=freqs.__getitem__)  # stable, as mergesort
+    m = len(order)
+    weight = [freqs[s] for s in order] + [0] * m
+    assign_lengths(order, weight, [0] * (2 * m), [0] * (2 * m), [0] * max(96, max_length + 2),
+                   lengths, max_length)
+    return lengths
+
+
+def assign_lengths(order, weight, parent, depth, per_length, lengths, max_length):
+    """Set ``lengths`` of the ``m = len(order)`` used symbols, in ``order``
+    of non-decreasing count, whose counts are ``weight[:m]``: a two-queue
+    Huffman over the leaves (internal nodes are made in non-decreasing
+    weight order, so no heap is needed), then JPEG's length limiting
+    (Annex K.3: a pair of too-long codes becomes one code a level up, and a
+    shorter code splits), the most frequent symbols taking the shortest
+    codes.  ``weight``, ``parent`` and ``depth`` hold ``2m`` items, and
+    ``per_length`` (zeros) more than ``max_length + 1``.  The one
+    algorithm of both paths: ``kernels.huffman`` compiles this function."""
+    m = len(order)
     if m > (1 << max_length):
         raise ValueError("more symbols than codes of the length limit")
-    if m == 0:
-        return lengths
-    if m == 1:
-        lengths[used[0]] = 1
-        return lengths
-    order = sorted(used, key=freqs.__getitem__)  # stable, as mergesort
-    weight = [freqs[s] for s in order] + [0] * m
-    parent = [0] * (2 * m)
-    leaf, node = 0, m
+    if m == 1:  # a code has at least one bit
+        lengths[order[0]] = 1
+        return
+    leaf = 0
+    node = m
     for made in range(m, 2 * m - 1):
         total = 0
         for _ in range(2):
@@ -37,10 +51,8 @@ def code_lengths(freqs, max_length):
             total += weight[child]
             parent[child] = made
         weight[made] = total
-    depth = [0] * (2 * m - 1)
     for v in range(2 * m - 3, -1, -1):
         depth[v] = depth[parent[v]] + 1
-    per_length = [0] * max(96, max_length + 2)
     for v in range(m):
         per_length[depth[v]] += 1
     for i in range(len(per_length) - 1, max_length, -1):
@@ -57,7 +69,6 @@ def code_lengths(freqs, max_length):
         for _ in range(per_length[length]):
             lengths[order[v]] = length
             v -= 1
-    return lengths
 
 
 def canonical_codes(lengths):

@@ -162,12 +162,7 @@ def parse(data, found, literal_price, distance_price):
     i = 0
     while i < n:
         here = cost[i]
-        c = here + literal_price[data[i]]
-        if c < cost[i + 1]:
-            cost[i + 1] = c
-            step[i + 1] = 1
-            source[i + 1] = 0
-            last[i + 1] = last[i]
+        offer_literal(cost, step, source, last, i, here + literal_price[data[i]])
         d = last[i]
         longest = 0
         # The last distance: a copy from it of MIN_COPY bytes or more.
@@ -196,6 +191,17 @@ def parse(data, found, literal_price, distance_price):
 
 
 _slots = [0]  # slot(d - 1) for each distance d, grown as blocks need
+
+
+def offer_literal(cost, step, source, last, i, c):
+    """Take a literal at ``i``, of ``c`` bits from the start, where that is
+    the cheapest way to ``i + 1`` yet.  Both paths' parse: ``kernels.lz``
+    compiles this function."""
+    if c < cost[i + 1]:
+        cost[i + 1] = c
+        step[i + 1] = 1
+        source[i + 1] = 0
+        last[i + 1] = last[i]
 
 
 def _distance_slots(n):
@@ -276,8 +282,19 @@ def code_lengths(literal_symbols, distance_symbols):
 
 def table_symbols(lengths):
     """Code lengths as ``(table symbols, extra values)`` (``kernels.lz.table_symbols``)."""
-    out, extra = [], []
+    out, extra = [0] * len(lengths), [0] * len(lengths)
+    count = table_symbols_into(lengths, out, extra)
+    return out[:count], extra[:count]
+
+
+def table_symbols_into(lengths, out, extra):
+    """Write code lengths ``lengths`` as table symbols into ``out`` and
+    their extra values into ``extra`` (zeros, each as long as ``lengths``),
+    and return how many: each length a symbol, runs of 3 or more zeros
+    ZEROS or MORE_ZEROS, and repeats of a length after it AGAIN.  The one
+    algorithm of both paths: ``kernels.lz`` compiles this function."""
     n = len(lengths)
+    count = 0
     i = 0
     while i < n:
         v = lengths[i]
@@ -286,22 +303,24 @@ def table_symbols(lengths):
             run += 1
         i += run
         if v != 0:
-            out.append(v)
-            extra.append(0)
+            out[count] = v
+            count += 1
             run -= 1
         while run >= 3:
             if v == 0:
                 take = min(run, 138)
-                out.append(MORE_ZEROS if take >= 11 else ZEROS)
-                extra.append(take - (11 if take >= 11 else 3))
+                out[count] = MORE_ZEROS if take >= 11 else ZEROS
+                extra[count] = take - (11 if take >= 11 else 3)
             else:
                 take = min(run, 6)
-                out.append(AGAIN)
-                extra.append(take - 3)
+                out[count] = AGAIN
+                extra[count] = take - 3
+            count += 1
             run -= take
-        out += [v] * run
-        extra += [0] * run
-    return out, extra
+        for _ in range(run):
+            out[count] = v
+            count += 1
+    return count
 
 
 def pack(literal_symbols, distance_symbols, length_extra, distance_extra):
