@@ -12,16 +12,19 @@ mutation reaches the code behind the checks).  Each gbpe case must
 decode to exactly the original or raise a documented exception
 (``GageBPEError``, ``EOFError``); a splice may also decode to the other
 stream's original, alone or after this one's, since cutting two streams
-at the same place leaves one's head on the other's body.  The other
-readers (the
-incremental ``Decompressor`` fed in pieces, ``GageBPEFile`` and
-``describe``) must agree with the one-shot decoder; so must a 1994 case's.  The 1994 format has no
-checksum, so a 1994 case may also decode to other bytes ("unchecked
-output"); it must still never crash, hang or raise anything else.  Cases run in a worker process,
-so that a crash or a hang is counted (and the worker restarted) rather than
-ending the campaign.  Prints the counts per outcome and per mutation.
+at the same place leaves one's head on the other's body; and a file of
+several streams cut where one of them ends is a valid file of the streams
+before the cut (as in gzip, xz and zstd, no format can tell).  The other
+readers (the incremental ``Decompressor`` fed in pieces, ``GageBPEFile``
+and ``describe``) must agree with the one-shot decoder; so must a 1994
+case's.  The 1994 format has no checksum, so a 1994 case may also decode
+to other bytes ("unchecked output"); it must still never crash, hang or
+raise anything else.  Cases run in a worker process, so that a crash or a
+hang is counted (and the worker restarted) rather than ending the
+campaign.  Prints the counts per outcome and per mutation.
 """
 import argparse
+import functools
 import io
 import multiprocessing as mp
 import struct
@@ -132,7 +135,10 @@ def mutate(rng, seed, other):
         pos = int(rng.integers(len(blob)))
         blob[pos] ^= 1 << int(rng.integers(8))
     elif kind == "truncate":
-        blob = blob[:int(rng.integers(len(blob)))]
+        cut = int(rng.integers(len(blob)))
+        blob = blob[:cut]
+        if fmt == "gbpe":
+            expected += tuple(out for end, out in stream_ends(stream) if end == cut)
     elif kind == "splice":
         cut_a = int(rng.integers(len(blob) + 1))
         cut_b = int(rng.integers(len(other) + 1))
@@ -165,6 +171,20 @@ def mutate(rng, seed, other):
         elif blob:
             blob[int(rng.integers(len(blob)))] = int(rng.choice([0, 127, 128, 255]))
     return str(kind), bytes(blob), expected
+
+
+@functools.lru_cache(maxsize=None)
+def stream_ends(file):
+    """``((end, output), ...)``: where each stream of a gbpe ``file``
+    ends, and what the file decodes to up to there."""
+    import gagebpe
+    ends, at, out = [], 0, b""
+    while at < len(file):
+        d = gagebpe.Decompressor()
+        out += d.decompress(file[at:])
+        at = len(file) - len(d.unused_data)
+        ends.append((at, out))
+    return tuple(ends)
 
 
 # A stream of the block layout: its header's bytes (magic, descriptor,
