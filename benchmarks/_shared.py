@@ -7,6 +7,7 @@ script, that name would hide Hugging Face's ``tokenizers`` package.)
 """
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -89,4 +90,4 @@ def write_marked(path, marker, table, command):
 
 def command_line(script, argv):
     """The command that made a table, as the results quote it."""
-    return f"python benchmarks/{script} {' '.join(argv)}".strip()
+    return f"python benchmarks/{script} {shlex.join(argv)}".strip()

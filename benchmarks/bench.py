@@ -258,18 +258,26 @@ def threads_case(corpus, level, repeat, counts=(1, 2)):
     return "\n".join(lines)
 
 
-def per_file_table(rows, corpus):
-    """Each file's ratio with each codec, and the total."""
+def per_file_table(rows, corpus, column=lambda row: f"{row[0] / row[1]:.3f}",
+                   total=lambda per_file: f"{totals(per_file)[0]:.3f}"):
+    """Each file's ratio with each codec, and the total; or another
+    ``column`` of each file's row and its ``total``."""
     names = list(rows)
     lines = ["| file | bytes | " + " | ".join(names) + " |",
              "|---|---:|" + "---:|" * len(names)]
     for fname, data in corpus.items():
-        ratios = [f"{rows[n][fname][0] / rows[n][fname][1]:.3f}" for n in names]
-        lines.append(f"| {fname} | {len(data):,} | " + " | ".join(ratios) + " |")
+        cells = [column(rows[n][fname]) for n in names]
+        lines.append(f"| {fname} | {len(data):,} | " + " | ".join(cells) + " |")
     size = sum(len(d) for d in corpus.values())
-    ratios = [f"**{totals(rows[n])[0]:.3f}**" for n in names]
-    lines.append(f"| **total** | {size:,} | " + " | ".join(ratios) + " |")
+    cells = [f"**{total(rows[n])}**" for n in names]
+    lines.append(f"| **total** | {size:,} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def per_file_speeds(rows, corpus):
+    """Each file's decompression MB/s with each codec, and the total's."""
+    return per_file_table(rows, corpus, lambda row: f"{row[0] / row[3] / 1e6:.0f}",
+                          lambda per_file: f"{totals(per_file)[2]:.0f}")
 
 
 def summary_table(rows, against="zlib -6"):
@@ -314,6 +322,8 @@ def main(argv=None):
                         help="comma-separated peer names, or 'all' or 'none'")
     parser.add_argument("--results", type=Path,
                         help="write the tables into this file (benchmarks/RESULTS.md)")
+    parser.add_argument("--marker", default="benchmark table",
+                        help="the results' section to write (its <!-- marker: start --> line)")
     parser.add_argument("--readme", type=Path, help="write the summary table into this README")
     parser.add_argument("--chart", type=Path, help="write a PNG chart here")
     parser.add_argument("--scaling", action="store_true",
@@ -365,6 +375,8 @@ def main(argv=None):
             per_file[fname] = row + peaks[fname]
     files = per_file_table(rows, corpus)
     print(files + "\n")
+    speeds = per_file_speeds(rows, corpus)
+    print(speeds + "\n")
     table = total_table(rows)
     print(table + "\n")
     threads = "\n\n".join(threads_case(corpus, level, args.repeat)
@@ -375,8 +387,9 @@ def main(argv=None):
     if args.results:
         note = (f"{len(corpus)} files, {size:,} bytes, one process, one thread, "
                 f"{rounds}.")
-        write_marked(args.results, "benchmark table", "\n\n".join(
-            [table, note, "Ratio per file:", files, threads]), command)
+        write_marked(args.results, args.marker, "\n\n".join(
+            [table, note, "Ratio per file:", files, "Decompression MB/s per file:", speeds,
+             threads]), command)
     if args.readme:
         write_marked(args.readme, "summary table", summary_table(rows), command)
 

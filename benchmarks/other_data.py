@@ -1,6 +1,9 @@
 """Gather data unlike the Canterbury corpus from this machine into a
 directory, to check that what gagebpe tunes on the corpus holds elsewhere:
-text in other languages and scripts, source code, a binary, logs.
+text in other languages and scripts, source code, logs, and the kinds of
+file users compress: an executable, databases (SQLite, GDBM), XML, JSON,
+a tarball of source, and raster images (a CT slice and an elevation map,
+16-bit samples; from matplotlib's sample data, where it is installed).
 
     python benchmarks/other_data.py /tmp/other
     python benchmarks/bench.py /tmp/other --levels 6,9 --peers "zlib -9,bz2 -9,xz -6,brotli -11"
@@ -12,8 +15,12 @@ repository: they depend on the machine.
 """
 import argparse
 import gzip
+import io
+import sqlite3
 import sys
 import sysconfig
+import tarfile
+import tempfile
 from pathlib import Path
 
 CAP = 4 << 20
@@ -36,6 +43,73 @@ def man_pages(language):
                          2 << 20, lambda p: gzip.decompress(p.read_bytes()))
 
 
+def executable(path):
+    """The bytes of ``path`` if it is an ELF executable, else none."""
+    data = path.read_bytes() if path.is_file() and not path.is_symlink() else b""
+    return data if data[:4] == b"\x7fELF" else b""
+
+
+def packages_database(status=Path("/var/lib/dpkg/status")):
+    """A SQLite database of the packages dpkg lists: a table of their
+    fields and an index by name, as an application would keep them."""
+    try:
+        text = status.read_text(errors="replace")
+    except OSError:
+        return b""
+    rows = []
+    for stanza in text.split("\n\n"):
+        fields = {}
+        for line in stanza.splitlines():
+            if line[:1] not in (" ", "\t") and ":" in line:
+                key, value = line.split(":", 1)
+                fields[key] = value.strip()
+        if "Package" in fields:
+            rows.append(tuple(fields.get(k, "") for k in (
+                "Package", "Version", "Architecture", "Maintainer", "Installed-Size",
+                "Depends", "Description")))
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "packages.sqlite"
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE package (name TEXT, version TEXT, arch TEXT, maintainer "
+                       "TEXT, installed_kb INTEGER, depends TEXT, description TEXT)")
+            db.executemany("INSERT INTO package VALUES (?, ?, ?, ?, ?, ?, ?)", sorted(rows))
+            db.execute("CREATE INDEX package_name ON package (name)")
+        db.close()
+        return path.read_bytes()
+
+
+def source_tarball(root, cap=CAP):
+    """An uncompressed tar of the Python sources under ``root``, in sorted
+    order with fixed owners and times, closed once it passes ``cap``."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for path in sorted(root.rglob("*.py")):
+            info = tar.gettarinfo(str(path), arcname=str(path.relative_to(root.parent)))
+            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+            with path.open("rb") as f:
+                tar.addfile(info, f)
+            if out.tell() >= cap:
+                break
+    return out.getvalue()
+
+
+def sample_images():
+    """``{name: bytes}``: matplotlib's raster samples as raw 16-bit
+    samples (a CT slice, an elevation map), where it is installed."""
+    try:
+        import matplotlib
+        import numpy as np
+    except ImportError:
+        return {"ct-slice.u16": b"", "elevation.i16": b""}
+    data = Path(matplotlib.__file__).parent / "mpl-data" / "sample_data"
+    try:
+        ct = gzip.decompress((data / "s1045.ima.gz").read_bytes())
+        elevation = np.load(data / "jacksboro_fault_dem.npz")["elevation"].astype("<i2").tobytes()
+    except (OSError, KeyError, ValueError):
+        return {"ct-slice.u16": b"", "elevation.i16": b""}
+    return {"ct-slice.u16": ct, "elevation.i16": elevation}
+
+
 def sources():
     """name -> bytes of each data set found on this machine."""
     stdlib = Path(sysconfig.get_paths()["stdlib"])
@@ -49,6 +123,13 @@ def sources():
         "headers.h": concatenation(Path("/usr/include").rglob("*.h"), 2 << 20),
         "numpy-core.so": concatenation(numpy_dir.rglob("_multiarray_umath*.so")),
         "dpkg.log": concatenation([Path("/var/log/dpkg.log"), Path("/var/log/apt/term.log")]),
+        "usr-bin.elf": concatenation(Path("/usr/bin").iterdir(), opener=executable),
+        "packages.sqlite": packages_database(),
+        "man-index.gdbm": concatenation([Path("/var/cache/man/index.db")]),
+        "mime.xml": concatenation([Path("/usr/share/mime/packages/freedesktop.org.xml")]),
+        "iso-codes.json": concatenation(Path("/usr/share/iso-codes/json").glob("*.json")),
+        "numpy-src.tar": source_tarball(numpy_dir),
+        **sample_images(),
     }
 
 
