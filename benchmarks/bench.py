@@ -293,6 +293,9 @@ def targets_table(rows, corpus):
     def figure(what, row):
         return {"ratio": row[0] / row[1], "decode": row[0] / row[3],
                 "compress": row[0] / row[2]}[what]
+
+    def total(what, per_file):  # totals(): ratio, compress MB/s, decompress MB/s
+        return totals(per_file)[{"ratio": 0, "compress": 1, "decode": 2}[what]]
     targets = [t for t in TARGETS if t[1] in rows and t[2] in rows]
     if not targets:
         return ""
@@ -302,12 +305,10 @@ def targets_table(rows, corpus):
     for fname in list(corpus) + [None]:
         cells = []
         for what, codec, peer, k in targets:
-            if fname is None:  # the whole corpus, as totals() adds it up
-                mine, theirs = ([sum(r[i] for r in rows[c].values()) for i in range(4)]
-                                for c in (codec, peer))
+            if fname is None:
+                q = total(what, rows[codec]) / (k * total(what, rows[peer]))
             else:
-                mine, theirs = rows[codec][fname], rows[peer][fname]
-            q = figure(what, mine) / (k * figure(what, theirs))
+                q = figure(what, rows[codec][fname]) / (k * figure(what, rows[peer][fname]))
             cells.append(f"{q:.2f} {'yes' if q >= 1 else 'no'}")
         name = "**total**" if fname is None else fname
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
