@@ -119,23 +119,54 @@ def pieces(n, seed=0):
     return bytes(out[:n])
 
 
-def test_level_9_codes_blocks_as_lz_where_smaller():
+def test_blocks_are_coded_as_lz_where_smaller():
     source = code_like()
     blob = gagebpe.compress(source, 9)
     assert coding_of(blob) == LZ
-    assert len(blob) < len(gagebpe.compress(source, 8))
+    assert len(blob) < len(gagebpe.compress(source, 5))  # a full parse, not a quick one
     assert gagebpe.decompress(blob) == source
     # the fast path of one-block streams takes it, to the same bytes
     assert _fast.decode(blob, len(source)) == source
-    # a large block is tried where a sample says LZ may pay
+    # a large block is tried where a sample says LZ may pay, from level 6
     assert _block.lz_may_pay(pieces(300_000), 4)
     assert not _block.lz_may_pay(sample(300_000), 4)
-    blob = gagebpe.compress(pieces(300_000), 9)
-    assert coding_of(blob) == LZ and gagebpe.decompress(blob) == pieces(300_000)
-    # below level 9, large blocks are not tried as LZ
-    assert coding_of(gagebpe.compress(pieces(300_000), 8)) != LZ
+    for level in (6, 9):
+        blob = gagebpe.compress(pieces(300_000), level)
+        assert coding_of(blob) == LZ and gagebpe.decompress(blob) == pieces(300_000)
+    # the levels that favour speed do not parse large blocks as LZ
+    assert coding_of(gagebpe.compress(pieces(300_000), 5)) != LZ
     text = sample(60_000)
     assert coding_of(gagebpe.compress(text, 9)) != LZ
+
+
+def longest_matches(data, tree, depth):
+    """The longest match ``kernels.lz.matches`` finds at each position of
+    ``data``, in two segments (0 where it finds none)."""
+    head, links = _lz.finder(len(data), tree)
+    longest = []
+    for start, end in ((0, len(data) // 2), (len(data) // 2, len(data))):
+        starts, lengths, distances = _lz.matches(data, start, end, head, links, depth, tree)
+        for i in range(end - start):
+            found = lengths[starts[i]:starts[i + 1]]
+            assert (np.diff(found) > 0).all()  # each longer than the one before
+            for length, distance in zip(found, distances[starts[i]:starts[i + 1]]):
+                at = start + i
+                assert 0 < distance <= at and at + length <= end
+                assert (data[at:at + length] == data[at - distance:at - distance + length]).all()
+            longest.append(int(found[-1]) if len(found) else 0)
+    return longest
+
+
+@settings(deadline=None, max_examples=40)
+@given(repetitive())
+def test_binary_trees_find_the_longest_match_hash_chains_find(data):
+    # Visiting every candidate, both finders see the longest match at each
+    # position; the trees' matches are real copies, within their segment.
+    data = np.frombuffer(data * 3, np.uint8)
+    exhaustive = longest_matches(data, False, len(data))
+    assert longest_matches(data, True, len(data)) == exhaustive
+    # a shallow walk finds real matches too (``longest_matches`` checks each)
+    assert len(longest_matches(data, True, 2)) == len(data)
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no Canterbury corpus at {CORPUS}")

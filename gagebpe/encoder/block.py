@@ -86,12 +86,10 @@ QUICK_BELOW = 1 << 16
 # Long repeats covering less of a block than this gain too little to pay
 # for coding it twice (plrabn12.txt: 0.4% covered, 0.08% gained).
 REPEATS_SHARE = 1 / 128
-# A grammar gains more from a whole block than from its sample: a large
-# block is coded as LZ too only where its sample's quick LZ size is this
-# much smaller than the sample's grammar is estimated to be (C headers,
-# Python sources and a shared library 0.84-0.91, where LZ gains 1-17%;
-# the Canterbury texts, E.coli and ptt5 1.0-1.12, where it loses).
-LZ_SAMPLE_GAIN = 0.92
+# A large block is coded as LZ too only where its sample's quick LZ size
+# is at most this share of the sample's grammar estimate (docs/DESIGN.md,
+# "What each try buys", LZ).
+LZ_SAMPLE_GAIN = 1.03
 # Below LZ_ALONE_BELOW bytes, LZ codes a block smaller than its grammar
 # unless the block has a fixed stride (a filter's lag) or so few byte
 # values that PACKED codes each in a few bits: 4 KB pieces of the

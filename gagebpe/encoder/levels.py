@@ -41,9 +41,9 @@ LEVELS = {
     3: Level(6, 1 << 21, FAST),
     4: Level(5, 1 << 21, FAST),
     5: Level(5, 1 << 22, FAST),
-    6: Level(4, 1 << 22, MIXING, long_rules=True),
-    7: Level(4, 1 << 23, MIXING, context_from=0, long_rules=True),
-    8: Level(4, 1 << 24, MIXING, context_from=0, long_rules=True),
+    6: Level(4, 1 << 22, MIXING, lz="all", long_rules=True),
+    7: Level(4, 1 << 23, MIXING, context_from=0, lz="all", long_rules=True),
+    8: Level(4, 1 << 24, MIXING, context_from=0, lz="all", long_rules=True),
     9: Level(4, 1 << 25, BEST, probe=False, fold=True, context_from=0, small_counts=(2,),
              more_counts=(3,), lz="all", long_rules=True),
 }

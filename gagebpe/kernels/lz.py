@@ -22,21 +22,24 @@ the code as they are (``slot``, ``slot_base``, ``slot_extra``).
 
 Parsing is optimal for the prices of the last pass: a shortest path over
 positions, each step a literal or a copy of any length up to a match found
-there (hash chains over MIN_COPY bytes) or at the last distance on the
-path.  Prices start from the bytes' frequencies and are re-estimated from
-each parse's codes.  ``matches`` and ``parse`` take a range of the block,
-so that a large block is parsed a segment at a time, its match finder
-spanning the whole block.
+there (hash chains over MIN_COPY bytes in a small block, binary trees in
+a large one) or at the last distance on the path.  Prices start from the
+bytes' frequencies and are re-estimated from each parse's codes.
+``matches`` and ``parse`` take a range of the block, so that a large
+block is parsed a segment at a time, its match finder spanning the whole
+block.
 
-Imports ``_jit``, ``kernels.unaligned``, the kernels ``kernels.huffman`` and
-``kernels.repeats`` (``move``), and ``plain.lz``, two of whose functions it
-compiles, so that both paths run one algorithm there.
+Imports ``_jit``, ``kernels.unaligned``, the kernels ``kernels.huffman``,
+``kernels.bits`` (``lowest_bit``) and ``kernels.repeats`` (``move``), and
+``plain.lz``, two of whose functions it compiles, so that both paths run
+one algorithm there.
 """
 import numpy as np
 
 from . import huffman as _huffman
 from .._jit import njit
 from ..plain import lz as plain_lz
+from .bits import lowest_bit
 from .repeats import move
 from .unaligned import load8, load8_be, store8
 
@@ -53,6 +56,9 @@ MAX_CODE = 11
 # keeps parsing linear on runs and long repeats.
 NICE = 258
 HASH_BITS = 15
+# Binary trees' buckets: more than chains', as a 4 MiB block's 3-byte
+# strings would crowd 2^15 trees (docs/DESIGN.md, "What each try buys", LZ).
+TREE_HASH_BITS = 18
 # Bytes of zero padding a token stream needs after it (decode).
 PADDING = 32
 # An LZ payload: the literal/length code's slots (u8), the distance code's
@@ -94,20 +100,24 @@ def slot_base(s):
 # -- parsing ----------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def finder(n):
-    """``(head, chain)``: an empty match finder for a block of ``n`` bytes."""
+def finder(n, tree):
+    """``(head, links)``: an empty match finder for a block of ``n``
+    bytes: hash chains, or binary trees if ``tree``."""
+    if tree:
+        return np.full(1 << TREE_HASH_BITS, -1, np.int32), np.full(2 * max(n, 1), -1, np.int32)
     return np.full(1 << HASH_BITS, -1, np.int32), np.full(max(n, 1), -1, np.int32)
 
 
 @njit(cache=True, nogil=True)
-def matches(data, start, end, head, chain, max_chain):
+def matches(data, start, end, head, links, depth, tree):
     """The matches at each position of ``data[start:end]`` (uint8), looking
-    back over the whole block through the finder ``(head, chain)``, which
-    it extends: ``(starts, lengths, distances)``, position start + i's in
-    ``starts[i]:starts[i + 1]``, each longer than the one before (the
-    nearest source of each length), none past ``end``; the search stops
-    at a match of NICE bytes or more, and is not made inside it, which the
-    parse takes whole."""
+    back over the whole block through the finder ``(head, links)`` (of
+    ``finder(n, tree)``), which it extends, visiting at most ``depth``
+    candidates a position: ``(starts, lengths, distances)``, position
+    start + i's in ``starts[i]:starts[i + 1]``, each longer than the one
+    before (the nearest source of each length found), none past ``end``;
+    the search stops at a match of NICE bytes or more, and is not made
+    inside it, which the parse takes whole."""
     starts = np.zeros(end - start + 1, np.int64)
     lengths = np.empty(max(end - start, 2 * NICE), np.int32)
     distances = np.empty(lengths.shape[0], np.int32)
@@ -116,7 +126,7 @@ def matches(data, start, end, head, chain, max_chain):
         # The scan stops where the arrays might not hold a position's
         # matches; they grow out here, since an array reassigned inside
         # the scan's loop costs it a reference count at every step (4x).
-        i, found, skip_to = _scan(data, i, start, end, head, chain, max_chain, skip_to,
+        i, found, skip_to = _scan(data, i, start, end, head, links, depth, tree, skip_to,
                                   starts, lengths, distances, found)
         if i == end:
             break
@@ -125,49 +135,124 @@ def matches(data, start, end, head, chain, max_chain):
     return starts, lengths[:found], distances[:found]
 
 
+@njit(cache=True, nogil=True, inline='always')
+def _hash(data, i, bits):
+    key = (np.int64(data[i]) << 16) | (np.int64(data[i + 1]) << 8) | np.int64(data[i + 2])
+    return ((key * 2654435761) >> (32 - bits)) & ((1 << bits) - 1)
+
+
 @njit(cache=True, nogil=True, leaf=True)
-def _scan(data, i, start, end, head, chain, max_chain, skip_to, starts, lengths, distances,
+def _scan(data, i, start, end, head, links, depth, tree, skip_to, starts, lengths, distances,
           found):
     """``matches`` from position ``i`` on, while the arrays have room for
-    one position's matches (fewer than NICE: each is longer than the last):
-    ``(where it stopped, found, skip_to)``."""
+    one position's matches (fewer than NICE: each is longer than the
+    last): ``(where it stopped, found, skip_to)``."""
     n = data.shape[0]
-    mask = (1 << HASH_BITS) - 1
     capacity = lengths.shape[0]
     while i < end:
         if capacity - found < NICE:
             return i, found, skip_to
         starts[i - start] = found
-        if i + MIN_COPY > n:
-            i += 1
-            continue
-        key = (np.int64(data[i]) << 16) | (np.int64(data[i + 1]) << 8) | np.int64(data[i + 2])
-        h = ((key * 2654435761) >> (32 - HASH_BITS)) & mask
-        limit = min(NICE, end - i)
-        best = MIN_COPY - 1
-        j = np.int64(head[h])
-        steps = 0
-        while j >= 0 and steps < max_chain and limit >= MIN_COPY and i >= skip_to:
-            steps += 1
-            if data[j + best] == data[i + best]:
-                k = 0
-                while k < limit and data[j + k] == data[i + k]:
-                    k += 1
-                if k == NICE:
-                    k += _match_length(data, i + k, j + k, end - i - k)
-                if k > best:
-                    lengths[found] = k
-                    distances[found] = i - j
-                    found += 1
-                    best = k
-                    if k >= limit:
-                        skip_to = i + k
-                        break
-            j = np.int64(chain[j])
-        chain[i] = head[h]
-        head[h] = i
+        if i + MIN_COPY <= n:
+            if tree:
+                found, skip_to = _tree_step(data, i, end, head, links, depth, skip_to, lengths,
+                                            distances, found)
+            else:
+                found, skip_to = _chain_step(data, i, end, head, links, depth, skip_to, lengths,
+                                             distances, found)
         i += 1
     return i, found, skip_to
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _chain_step(data, i, end, head, chain, max_chain, skip_to, lengths, distances, found):
+    """Position ``i``'s matches by its hash chain, then ``i`` added to it:
+    ``(found, skip_to)``."""
+    h = _hash(data, i, HASH_BITS)
+    limit = min(NICE, end - i)
+    best = MIN_COPY - 1
+    j = np.int64(head[h])
+    steps = 0
+    while j >= 0 and steps < max_chain and limit >= MIN_COPY and i >= skip_to:
+        steps += 1
+        if data[j + best] == data[i + best]:
+            k = _common(data, i, j, 0, limit)
+            if k == NICE:
+                k += _match_length(data, i + k, j + k, end - i - k)
+            if k > best:
+                lengths[found] = k
+                distances[found] = i - j
+                found += 1
+                best = k
+                if k >= limit:
+                    skip_to = i + k
+                    break
+        j = np.int64(chain[j])
+    chain[i] = head[h]
+    head[h] = i
+    return found, skip_to
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _tree_step(data, i, end, head, son, depth, skip_to, lengths, distances, found):
+    """Position ``i``'s matches by binary trees, ``i`` inserted as it goes:
+    ``(found, skip_to)``.  Each hash bucket's positions form a binary
+    search tree of the suffixes that start there, compared over NICE
+    bytes, the newest at the root; a position is inserted by walking down
+    from the root, splitting the tree into the suffixes less and greater
+    than its own, which become its children.  The walk meets the
+    candidates that share the longest prefixes with it, so ``depth``
+    candidates find what chains find in thousands (docs/DESIGN.md, "What
+    each try buys", LZ).  Inside a long match it inserts, not records."""
+    n = data.shape[0]
+    h = _hash(data, i, TREE_HASH_BITS)
+    candidate = np.int64(head[h])
+    head[h] = i
+    limit = min(NICE, n - i)  # the tree orders suffixes within the block
+    room = end - i  # matches are recorded within the segment
+    record = i >= skip_to
+    less, greater = 2 * i, 2 * i + 1  # the slots the next less or greater node goes to
+    less_length = greater_length = 0
+    best = MIN_COPY - 1
+    replaced = False
+    for _ in range(depth):
+        if candidate < 0:
+            break
+        # Every node under this one shares this many bytes with i's suffix.
+        k = _common(data, i, candidate, min(less_length, greater_length), limit)
+        if record and min(k, room) > best:
+            best = min(k, room)
+            if best == NICE:
+                best += _match_length(data, i + best, candidate + best, room - best)
+            lengths[found] = best
+            distances[found] = i - candidate
+            found += 1
+            if best >= min(NICE, room):
+                skip_to = i + best
+                record = False
+        if k == limit:
+            # The candidate's suffix equals i's as far as the tree
+            # compares: i takes its place and its children.
+            son[less] = son[2 * candidate]
+            son[greater] = son[2 * candidate + 1]
+            replaced = True
+            break
+        if data[candidate + k] < data[i + k]:
+            son[less] = candidate
+            less = 2 * candidate + 1
+            less_length = k
+            candidate = np.int64(son[less])
+        else:
+            son[greater] = candidate
+            greater = 2 * candidate
+            greater_length = k
+            candidate = np.int64(son[greater])
+    if not replaced:
+        # The walk ended below the tree or at its depth: what is left
+        # under it is dropped.
+        son[less] = -1
+        son[greater] = -1
+    return found, skip_to
 
 
 @njit(cache=True, nogil=True)
@@ -177,9 +262,22 @@ def _grown(a):
     return b
 
 
-@njit(cache=True, nogil=True, leaf=True)
+@njit(cache=True, nogil=True, inline='always')
 def _match_length(data, i, j, limit):
-    k = 0
+    """How many of the bytes from ``i`` on, at most ``limit``, equal those
+    from ``j`` on; ``i + limit`` is within ``data``."""
+    return _common(data, i, j, 0, limit)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _common(data, i, j, k, limit):
+    """``_match_length`` knowing that the first ``k`` bytes are equal;
+    eight bytes at a time."""
+    while k + 8 <= limit:
+        x = load8(data, i + k) ^ load8(data, j + k)
+        if x != 0:
+            return k + (lowest_bit(x) >> 3)
+        k += 8
     while k < limit and data[j + k] == data[i + k]:
         k += 1
     return k

@@ -24,11 +24,11 @@ SMALL = 1 << 16
 PASSES = 5
 MAX_CHAIN = 4096
 # A larger block is parsed a segment at a time, so that the parse's
-# arrays stay this size whatever the block's (its match finder takes 4
-# bytes a byte), with fewer candidates and passes: its time goes to the
-# match finder.
+# arrays stay this size whatever the block's (its match finder takes 8
+# bytes a byte), with fewer passes, its matches found by binary trees
+# visiting TREE_DEPTH candidates a position (docs/DESIGN.md, "What each try buys", LZ).
 SEGMENT = 1 << 18
-LARGE_CHAIN = 64
+TREE_DEPTH = 48
 LARGE_PASSES = 2
 # A quick ``encode``, for the levels that favour speed, parses QUICK_PASSES
 # times over QUICK_CHAIN candidates.  On pieces of 2, 4 and 16 KB of the
@@ -57,16 +57,16 @@ def quick_size(data):
     bytes, not empty), for a fraction of ``encode``'s time: one parse at
     the first prices over SAMPLE_CHAIN candidates."""
     array = np.frombuffer(data, np.uint8)
-    head, chain = _lz.finder(len(array))
-    found = _lz.matches(array, 0, len(array), head, chain, SAMPLE_CHAIN)
+    head, chain = _lz.finder(len(array), False)
+    found = _lz.matches(array, 0, len(array), head, chain, SAMPLE_CHAIN, False)
     tokens = _lz.parse(array, 0, len(array), *found, 1, *_first_prices(array))
     return len(_pack(*_lz.symbols(array, 0, 1, *tokens))[0])
 
 
 def _encode_small(array, max_chain=MAX_CHAIN, passes=PASSES):
     """The smallest payload of ``passes`` parses of the whole block."""
-    head, chain = _lz.finder(len(array))
-    found = _lz.matches(array, 0, len(array), head, chain, max_chain)
+    head, chain = _lz.finder(len(array), False)
+    found = _lz.matches(array, 0, len(array), head, chain, max_chain, False)
     prices = _first_prices(array)
     best = None
     for _ in range(passes):
@@ -81,12 +81,12 @@ def _encode_small(array, max_chain=MAX_CHAIN, passes=PASSES):
 def _encode_large(array):
     """The payload of the block parsed a SEGMENT at a time, each segment
     LARGE_PASSES times, its prices from the segment before."""
-    head, chain = _lz.finder(len(array))
+    head, tree = _lz.finder(len(array), True)
     prices = _first_prices(array)
     lengths, distances, last = [], [], 1
     for start in range(0, len(array), SEGMENT):
         end = min(start + SEGMENT, len(array))
-        found = _lz.matches(array, start, end, head, chain, LARGE_CHAIN)
+        found = _lz.matches(array, start, end, head, tree, TREE_DEPTH, True)
         for _ in range(LARGE_PASSES):
             tokens = _lz.parse(array, start, end, *found, last, *prices)
             prices = _prices(*_code_lengths(*_lz.symbols(array, start, last, *tokens)[:2]))
