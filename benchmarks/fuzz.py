@@ -4,7 +4,7 @@
 
 Mutates real compressed streams of every coding of format 1.0 (STORED,
 PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
-REPEATS, LZ, MIXED, MIXED_PRIMED), multi-block streams, the conformance
+REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS), multi-block streams, the conformance
 vectors (tests/vectors/) and 1994-format files: byte and bit flips,
 truncations, splices of two streams, blocks duplicated or dropped, and
 header fields set to extremes with their checks recomputed (so that the
@@ -57,6 +57,10 @@ def seeds():
     log = b"".join(b"2026-12-03 07:%02d:%02d status half-configured %s:amd64 1.%d.%d\n"
                    % (k // 60 % 60, k % 60, names[rng.integers(4)], rng.integers(9),
                       rng.integers(30)) for k in range(1500))
+    # strings of a few hundred bytes seen many times, as in binaries: a
+    # large block of copies, LZ_PARTS
+    pool = [bytes(rng.integers(0, 256, n, dtype=np.uint8)) for n in range(50, 650, 6)]
+    parts_data = b"".join(pool[i] for i in rng.integers(0, len(pool), 250))
     out = []
     for name, data, kw in (("context", text, {"level": 7}), ("sorted", text[:5000], {}),
                            ("folded", text[:30_000], {"level": 9}),
@@ -71,6 +75,8 @@ def seeds():
                            ("lz", noise[:2500] * 2 + text[:2000], {"level": 9}),
                            ("lz-blocks", (noise[:1000] * 2 + text[:2000]) * 4,
                             {"level": 9, "block_size": 4000}),
+                           ("lz-parts", parts_data, {}),
+                           ("lz-parts-blocks", parts_data * 2, {"block_size": 100_000}),
                            ("mixed", noise[:300] * 2 + noise[:600], {"level": 9}),
                            ("small-mixed", rows.tobytes()[:100], {"level": 9}),
                            ("small-stored", noise[:20], {}),
@@ -309,9 +315,9 @@ def worker(conn):
             conn.send(run_case(fmt, blob, expected))
 
 
-def campaign(cases, seed):
+def campaign(cases, seed, only=""):
     rng = np.random.default_rng(seed)
-    streams = seeds()
+    streams = [s for s in seeds() if only in s[0]]
     outcomes, per_kind = Counter(), Counter()
     ctx = mp.get_context("spawn")
     parent, child = ctx.Pipe()
@@ -355,8 +361,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", default="", metavar="TEXT",
+                        help="mutate only the seed streams whose names hold TEXT "
+                             "(for example lz-parts: a new coding's campaign)")
     args = parser.parse_args()
-    outcomes, per_kind, seconds, n_seeds = campaign(args.cases, args.seed)
+    outcomes, per_kind, seconds, n_seeds = campaign(args.cases, args.seed, args.only)
     total = sum(outcomes.values())
     print(f"{total:,} cases over {n_seeds} seed streams in {seconds:.0f} s (seed {args.seed})")
     for result in ("exact", "documented error", "unchecked output", "wrong output",

@@ -43,10 +43,13 @@ def _exercise():
     rows = np.tile(rng.integers(0, 256, 13, dtype=np.uint8), (20_000, 1))
     rows[:, :4] = np.arange(20_000, dtype="<u4").view(np.uint8).reshape(-1, 4)
     noise = rng.integers(0, 256, 3000, dtype=np.uint8).tobytes()
+    pool = [rng.integers(0, 256, n, dtype=np.uint8).tobytes() for n in range(50, 650, 3)]
+    pieces = b"".join(pool[i] for i in rng.integers(0, len(pool), 600))  # as binaries repeat
     inputs = [
         (sample(1 << 21), (1, 6, 9)),     # CONTEXT blocks (6, 9: CONTEXT_LONG); level 1 probes
         (dna, (6,)),                      # probed, not merged: PACKED without merges
         (sample(5000), (6,)),             # one small LZ block
+        (pieces, (6,)),                   # one LZ_PARTS block
         (sample(100_000), (6,)),          # one SORTED_LONG block (SORTED's kernels)
         (b"ab" * 100, (6,)),              # MIXED_PRIMED
         (noise[:100] * 12, (9,)),         # MIXED

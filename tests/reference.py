@@ -2,8 +2,9 @@
 the most frequent pair, count = non-overlapping occurrences, left to right;
 ties to the smallest pair, while it occurs at least ``min_count`` times),
 the word-level and byte-level trainers, and decoders of Gage's 1994 format
-and of LZ, MIXED and MIXED_PRIMED payloads
-written from their descriptions in docs/FORMAT.md."""
+and of LZ, LZ_PARTS, MIXED and MIXED_PRIMED payloads written from their
+descriptions in docs/FORMAT.md."""
+import struct
 
 
 def count_pairs(ids):
@@ -230,8 +231,31 @@ def replay(units, merges):
 def lz_decode(payload, size):
     """An LZ payload (docs/FORMAT.md, section 4.11) decoded as the text
     says, bit by bit: the bytes of its block."""
-    length_slots, distance_slots = payload[0], payload[1]
-    bits = "".join(f"{byte:08b}" for byte in payload[2:])
+    out = bytearray()
+    _lz_tokens(payload[2:], payload[0], payload[1], 1, [1], out, size)
+    return bytes(out)
+
+
+def lz_parts_decode(payload, size):
+    """An LZ_PARTS payload (docs/FORMAT.md, section 4.14) decoded as the
+    text says: the bytes of its block."""
+    out, reps, at = bytearray(), [1, 2, 3], 0
+    while len(out) < size:
+        part, length_slots, distance_slots, stream = struct.unpack_from("<IBBI", payload, at)
+        at += 10
+        assert 0 < part <= size - len(out) and stream <= len(payload) - at
+        _lz_tokens(payload[at:at + stream], length_slots, distance_slots, 3, reps, out,
+                   len(out) + part)
+        at += stream
+    assert at == len(payload)
+    return bytes(out)
+
+
+def _lz_tokens(stream, length_slots, distance_slots, nreps, reps, out, size):
+    """Append the tokens of one LZ bit stream to ``out`` until it holds
+    ``size`` bytes; ``reps`` (the repeat distances, latest first) change
+    as the text says."""
+    bits = "".join(f"{byte:08b}" for byte in stream)
     pos = 0
 
     def take(n):
@@ -269,7 +293,7 @@ def lz_decode(payload, size):
 
     table = canonical([take(3) for _ in range(15)])
     lengths = []
-    while len(lengths) < 256 + length_slots + 1 + distance_slots:
+    while len(lengths) < 256 + length_slots + nreps + distance_slots:
         s = read(table)
         if s <= 11:
             lengths.append(s)
@@ -281,7 +305,6 @@ def lz_decode(payload, size):
             lengths += [lengths[-1]] * (3 + take(2))
     literal_codes = canonical(lengths[:256 + length_slots])
     distance_codes = canonical(lengths[256 + length_slots:])
-    out, last = bytearray(), 1
     while len(out) < size:
         c = read(literal_codes)
         if c < 256:
@@ -289,12 +312,15 @@ def lz_decode(payload, size):
             continue
         length = 3 + slot_value(c - 256)
         d = read(distance_codes)
-        if d:
-            last = 1 + slot_value(d - 1)
+        if d < nreps:  # a repeat distance, moved to the front
+            reps.insert(0, reps.pop(d))
+        else:  # a new distance, pushed in front
+            reps.insert(0, 1 + slot_value(d - nreps))
+            reps.pop()
+        assert 0 < reps[0] <= len(out) and len(out) + length <= size
         for _ in range(length):
-            out.append(out[-last])
+            out.append(out[-reps[0]])
     assert len(bits) - pos < 8 and "1" not in bits[pos:]
-    return bytes(out)
 
 
 # MIXED and MIXED_PRIMED (docs/FORMAT.md sections 4.12 and 4.13), step by step as the text says.

@@ -1,6 +1,7 @@
-"""The LZ block coding: tokens put back exactly, written where they make
-the block smaller, and malformed LZ blocks refused."""
+"""The LZ and LZ_PARTS block codings: tokens put back exactly, written
+where they make the block smaller, and malformed blocks refused."""
 import io
+import struct
 import zlib
 from pathlib import Path
 
@@ -14,21 +15,23 @@ from gagebpe.format import fast as _fast, registry
 from gagebpe.format.codings import lz as _coding_lz
 from gagebpe.format import container as _container
 from gagebpe.kernels import lz as _lz
-from gagebpe.format.registry import LZ
+from gagebpe.format.registry import LZ, LZ_PARTS
 from gagebpe.sample import sample
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
                       coding_of, payload_spans)
-from reference import lz_decode
+from reference import lz_decode, lz_parts_decode
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "canterbury"
 SMALL_FILES = ("grammar.lsp", "xargs.1", "fields.c", "cp.html", "sum")
 
 
 def code(data):
-    """``data`` coded as LZ and decoded again."""
-    payload = _coding_lz.encode(data)
-    return payload, registry.decode(LZ, payload, len(data), np.empty(len(data), np.uint8)).tobytes()
+    """``data`` coded as LZ (LZ_PARTS if large) and decoded again."""
+    coding, payload = _coding_lz.encode(data)
+    assert coding == (LZ if len(data) < _coding_lz.SMALL else LZ_PARTS)
+    return payload, registry.decode(coding, payload, len(data),
+                                    np.empty(len(data), np.uint8)).tobytes()
 
 
 @st.composite
@@ -59,7 +62,15 @@ def test_tokens_give_back_the_block(data):
 @given(st.one_of(byte_strings(1500), repetitive()))
 def test_payloads_decode_as_the_format_says(data):
     if data:
-        assert lz_decode(_coding_lz.encode(data), len(data)) == data
+        assert lz_decode(_coding_lz.encode(data)[1], len(data)) == data
+
+
+@settings(deadline=None, max_examples=5)
+@given(st.integers(0, 2**32 - 1))
+def test_parts_payloads_decode_as_the_format_says(seed):
+    data = pieces(6_000, seed) + code_like(300, seed)
+    payload = _coding_lz.encode_parts(data, 4096)
+    assert lz_parts_decode(payload, len(data)) == data == _decode(payload, len(data), LZ_PARTS)
 
 
 def test_slots_cover_every_value_once():
@@ -132,9 +143,10 @@ def test_blocks_are_coded_as_lz_where_smaller():
     assert not _block.lz_may_pay(sample(300_000), 4)
     for level in (6, 9):
         blob = gagebpe.compress(pieces(300_000), level)
-        assert coding_of(blob) == LZ and gagebpe.decompress(blob) == pieces(300_000)
+        assert coding_of(blob) == LZ_PARTS and gagebpe.decompress(blob) == pieces(300_000)
+        assert _fast.decode(blob, 300_000) == pieces(300_000)
     # the levels that favour speed do not parse large blocks as LZ
-    assert coding_of(gagebpe.compress(pieces(300_000), 5)) != LZ
+    assert coding_of(gagebpe.compress(pieces(300_000), 5)) not in (LZ, LZ_PARTS)
     text = sample(60_000)
     assert coding_of(gagebpe.compress(text, 9)) != LZ
 
@@ -178,9 +190,9 @@ def test_small_corpus_files_beat_zlib_9(name):
     assert gagebpe.decompress(blob) == data
 
 
-def _payload(tokens):
-    """An LZ payload of these tokens, whatever they say: an int is a
-    literal byte, a pair ``(length, distance)`` a copy."""
+def _stream(tokens, reps, nreps):
+    """``(slots, bit stream)`` of these tokens, whatever they say: an int
+    is a literal byte, a pair ``(length, distance)`` a copy."""
     lengths, distances, data = [], [], bytearray()
     for token in tokens:
         if isinstance(token, int):
@@ -188,18 +200,50 @@ def _payload(tokens):
         else:
             lengths.append(token[0]), distances.append(token[1])
             data += bytes(token[0])
-    symbols = _lz.symbols(np.frombuffer(bytes(data), np.uint8), 0, 1,
+    symbols = _lz.symbols(np.frombuffer(bytes(data), np.uint8), 0, reps, nreps,
                           np.array(lengths, np.int32), np.array(distances, np.int32))
-    return _coding_lz._pack(*symbols)[0]
+    stream, literal_lengths, distance_lengths = _coding_lz._pack(*symbols, nreps)
+    return _coding_lz._head(literal_lengths, distance_lengths, nreps), stream
 
 
-def _decode(payload, size):
-    return registry.decode(LZ, payload, size, np.empty(size, np.uint8)).tobytes()
+def _payload(tokens):
+    """An LZ payload of these tokens (``_stream``)."""
+    return b"".join(_stream(tokens, np.array([1, 2, 3], np.int32), 1))
+
+
+def _parts(*parts):
+    """An LZ_PARTS payload of parts of these tokens (``_stream``), each
+    part's size the bytes its tokens give."""
+    reps, out = np.array([1, 2, 3], np.int32), b""
+    for tokens in parts:
+        size = sum(1 if isinstance(t, int) else t[0] for t in tokens)
+        slots, stream = _stream(tokens, reps, 3)
+        out += struct.pack("<I", size) + slots + struct.pack("<I", len(stream)) + stream
+    return out
+
+
+def _decode(payload, size, coding=LZ):
+    return registry.decode(coding, payload, size, np.empty(size, np.uint8)).tobytes()
 
 
 def test_hand_made_tokens_decode():
     payload = _payload([ord("a"), ord("b"), (6, 2), (3, 1)])
     assert _decode(payload, 11) == b"abababab" + b"bbb"
+
+
+def test_hand_made_parts_decode_with_three_repeat_distances():
+    # distances 3 (repeat 2 of the first 1, 2, 3), 1 (repeat 1), 3 (repeat
+    # 1), 5 (new), 1 (repeat 2), 3 (repeat 2), 3 (repeat 0): the repeats
+    # carry from one part into the next
+    first = [ord(c) for c in "abcde"] + [(3, 3), (3, 1), (3, 3)]
+    second = [(4, 5), (3, 1), (3, 3), (3, 3)]
+    payload = _parts(first, second)
+    expected = b"abcde" + b"cde" + b"eee" * 2 + b"eeee" + b"eee" * 3
+    assert _decode(payload, 27, LZ_PARTS) == expected == lz_parts_decode(payload, 27)
+    symbols = _lz.symbols(np.zeros(27, np.uint8), 0, np.array([1, 2, 3], np.int32), 3,
+                          np.array([1] * 5 + [3] * 3 + [4, 3, 3, 3], np.int32),
+                          np.array([0] * 5 + [3, 1, 3, 5, 1, 3, 3], np.int32))[1]
+    assert symbols[5:].tolist() == [2, 1, 1, 3 + _lz.slot(4), 2, 2, 0]
 
 
 @pytest.mark.parametrize("tokens, size, message", [
@@ -214,9 +258,35 @@ def test_malformed_tokens_are_refused(tokens, size, message):
         _decode(_payload(tokens), size)
 
 
+def test_malformed_parts_are_refused():
+    good = _parts([97, 98, (4, 2)], [(6, 1), 99])
+    assert _decode(good, 13, LZ_PARTS) == b"ababab" + b"bbbbbb" + b"c"
+    first = 10 + struct.unpack_from("<I", good, 6)[0]
+    for bad, size in [
+            (good, 14),  # the parts stop short of the block
+            (good, 12),  # a part passes its end
+            (good + b"\0", 13),  # bytes after the last part
+            (good[:first + 9], 13),  # a part shorter than its head
+            (b"\0\0\0\0" + good[4:], 13),  # a part of no bytes
+            (good[:4] + bytes([_lz.SLOTS + 1]) + good[5:], 13),
+            (good[:5] + bytes([_lz.SLOTS + 1]) + good[6:], 13),
+            (good[:6] + struct.pack("<I", len(good)) + good[10:], 13),  # a stream past the end
+    ]:
+        with pytest.raises(gagebpe.GageBPEError, match="LZ_PARTS block's parts"):
+            _decode(bad, size, LZ_PARTS)
+    # a copy may reach into an earlier part, not before the block
+    with pytest.raises(gagebpe.GageBPEError, match="copy reaches outside"):
+        _decode(_parts([97], [(3, 2)]), 4, LZ_PARTS)
+    # a part's stream is checked as LZ's: bits after its last token
+    padded = _parts([97, 98, (4, 2)])
+    padded = padded[:6] + struct.pack("<I", len(padded) - 9) + padded[10:] + b"\0"
+    with pytest.raises(gagebpe.GageBPEError, match="bits after"):
+        _decode(padded, 6, LZ_PARTS)
+
+
 def test_malformed_heads_tables_and_padding_are_refused():
     data = b"abcabcabcabd" * 20
-    payload = _coding_lz.encode(data)
+    payload = _coding_lz.encode(data)[1]
     assert _decode(payload, len(data)) == data
     for bad, message in [
             (payload[:1], "shorter than its header"),

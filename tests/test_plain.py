@@ -123,7 +123,7 @@ def test_plain_lz_codes_and_decodes_as_the_kernel(data, quick):
         return
     chain, passes = ((_coding_lz.QUICK_CHAIN, _coding_lz.QUICK_PASSES) if quick
                      else (_coding_lz.MAX_CHAIN, _coding_lz.PASSES))
-    payload = _coding_lz.encode(data, quick=quick)
+    payload = _coding_lz.encode(data, quick=quick)[1]
     assert lz.encode(data, chain, passes) == payload
     assert lz.decode(payload, len(data)) == (0, data)
 

@@ -42,7 +42,7 @@ from ..format.codings import (context as _coding_context, filtered as _coding_fi
                               folded as _coding_folded, lz as _coding_lz, mixed as _coding_mixed,
                               packed as _coding_packed, repeats as _coding_repeats,
                               sorted_rules as _coding_sorted, stored as _coding_stored)
-from ..format.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, LZ, MIXED, PACKED,
+from ..format.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, MIXED, PACKED,
                                REPEATS, SORTED, SORTED_LONG, STORED)
 from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
 from ..kernels.xxh64 import block_check
@@ -52,7 +52,7 @@ from .levels import MIXED_MAX
 # The small-input policy's coders (``encoder.small``), the kernels'; looked
 # up at each call, so that tests may replace one.
 CODERS = _small.Coders(
-    lz=lambda data: _coding_lz.encode(data, quick=True),
+    lz=lambda data: _coding_lz.encode(data, quick=True)[1],
     mixed=lambda data: _coding_mixed.encode(data),
     primed=lambda data: encode_primed(data),
     check=block_check,
@@ -249,8 +249,8 @@ def try_lz(block):
     """LZ: quickly parsed under QUICK_BELOW bytes, or fully where it may pay."""
     data, level = block.data, block.level
     if level.lz == "small":
-        return (LZ, _coding_lz.encode(data, quick=True)) if len(data) < QUICK_BELOW else None
-    return (LZ, _coding_lz.encode(data)) if lz_may_pay(data, level.min_count) else None
+        return _coding_lz.encode(data, quick=True) if len(data) < QUICK_BELOW else None
+    return _coding_lz.encode(data) if lz_may_pay(data, level.min_count) else None
 
 
 def try_mixed(block):

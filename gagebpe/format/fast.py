@@ -5,9 +5,9 @@ chunk, the general reader (``format.container.Parser``, the registry's
 decoders, the block check) spends twice as long in Python as its kernel
 spends decoding.  ``decode`` takes the common case -- a single stream
 (docs/FORMAT.md, section 3.3) of one STORED, SORTED, SORTED_LONG,
-CONTEXT, CONTEXT_LONG, LZ, MIXED or MIXED_PRIMED block, a FOLDED block
-over one of the four grammar codings, or a REPEATS block over STORED,
-FOLDED or one of those -- through one call of its coding's kernel, which
+CONTEXT, CONTEXT_LONG, LZ, LZ_PARTS, MIXED or MIXED_PRIMED block, a
+FOLDED block over one of the four grammar codings, or a REPEATS block
+over STORED, FOLDED or one of those -- through one call of its coding's kernel, which
 makes every check the general reader makes, the block check included.
 It reads the layout with the container's constants and its varint reader,
 compiled (``container.varint_at``).  Anything else, and every input that
@@ -33,8 +33,8 @@ from .codings import (context as _coding_context, folded as _coding_folded,
                       mixed as _coding_mixed, repeats as _coding_repeats,
                       sorted_rules as _coding_sorted)
 from .container import MAGIC, MAX_BLOCK_SIZE, SINGLE_AT, varint_at
-from .registry import (CONTEXT, CONTEXT_LONG, FOLDED, LZ, MIXED, MIXED_PRIMED, REPEATS, SORTED,
-                       SORTED_LONG, STORED)
+from .registry import (CONTEXT, CONTEXT_LONG, FOLDED, LZ, LZ_PARTS, MIXED, MIXED_PRIMED, REPEATS,
+                       SORTED, SORTED_LONG, STORED)
 
 SMALLEST = SINGLE_AT + 6  # a single stream's least: a STORED block of 1 byte
 # Streams up to this size: past it, the general reader's fixed cost is
@@ -264,6 +264,13 @@ def _lz_coded(data, out):
 
 
 @njit(cache=True, nogil=True)
+def _lz_parts(data, out):
+    coding, payload, check_at = _framed(data, out.shape[0])
+    return (coding == LZ_PARTS and _lz.decode_parts(payload, out) == 0
+            and _checked(data, check_at, out))
+
+
+@njit(cache=True, nogil=True)
 def _mixed(data, out):
     coding, payload, check_at = _framed(data, out.shape[0])
     return (coding == MIXED and _mixing.decode(payload, out)[0] == 0
@@ -282,8 +289,8 @@ def _mixed_primed(data, out):
 
 
 _KERNELS = {STORED: _stored, SORTED: _sorted, CONTEXT: _context, FOLDED: _folded,
-            REPEATS: _repeats_over, LZ: _lz_coded, MIXED: _mixed, MIXED_PRIMED: _mixed_primed,
-            SORTED_LONG: _sorted_long, CONTEXT_LONG: _context_long}
+            REPEATS: _repeats_over, LZ: _lz_coded, LZ_PARTS: _lz_parts, MIXED: _mixed,
+            MIXED_PRIMED: _mixed_primed, SORTED_LONG: _sorted_long, CONTEXT_LONG: _context_long}
 TAKEN = tuple(_KERNELS)
 
 

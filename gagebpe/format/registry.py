@@ -19,7 +19,7 @@ from .._errors import GageBPEError
 from .._version import __version__
 
 (END_OF_BLOCKS, STORED, PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
- REPEATS, LZ, MIXED, MIXED_PRIMED) = range(13)
+ REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS) = range(14)
 GRAMMARS = (PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG)
 
 
@@ -45,6 +45,7 @@ CODINGS = {c.number: c for c in (
     Coding(LZ, "LZ", "lz"),
     Coding(MIXED, "MIXED", "mixed"),
     Coding(MIXED_PRIMED, "MIXED_PRIMED", "mixed"),
+    Coding(LZ_PARTS, "LZ_PARTS", "lz"),
 )}
 # The most bytes of a payload's head that say its rule count: REPEATS over
 # FOLDED over a grammar coding.

@@ -1,5 +1,5 @@
 """LZ77 with optimal parsing: a block as literals and copies, the kernels
-of the LZ coding (``format.codings.lz``).
+of the LZ and LZ_PARTS codings (``format.codings.lz``).
 
 A grammar pays for each rule in its table; a file of a few kilobytes has
 too few repeats to pay for many.  A copy (how far back, how long) costs
@@ -12,9 +12,13 @@ it: a run).  Two canonical Huffman codes cover them:
 
 - the *literal/length code*: symbols 0..255 are literals, 256 + s a copy
   whose length - MIN_COPY lies in slot s;
-- the *distance code*, read after each copy's length: symbol 0 repeats the
-  last copy's distance (1 before the first copy), 1 + s a distance - 1 in
-  slot s.
+- the *distance code*, read after each copy's length: symbols below
+  ``nreps`` repeat a recent copy's distance (LZ: the last, 1 before the
+  first copy; LZ_PARTS: one of the last three distinct), ``nreps + s`` a
+  distance - 1 in slot s.
+
+An LZ_PARTS block is such tokens in parts, each with its own two codes,
+so that the codes follow a large block's data as it changes.
 
 A value's **slot** is itself below 4; else, with n = floor(log2 v), it is
 2n plus the bit below the top one, and the n - 1 bits below that follow
@@ -23,7 +27,7 @@ the code as they are (``slot``, ``slot_base``, ``slot_extra``).
 Parsing is optimal for the prices of the last pass: a shortest path over
 positions, each step a literal or a copy of any length up to a match found
 there (hash chains over MIN_COPY bytes in a small block, binary trees in
-a large one) or at the last distance on the path.  Prices start from the
+a large one) or at a repeat distance of the path.  Prices start from the
 bytes' frequencies and are re-estimated from each parse's codes.
 ``matches`` and ``parse`` take a range of the block, so that a large
 block is parsed a segment at a time, its match finder spanning the whole
@@ -31,7 +35,7 @@ block.
 
 Imports ``_jit``, ``kernels.unaligned``, the kernels ``kernels.huffman``,
 ``kernels.bits`` (``lowest_bit``) and ``kernels.repeats`` (``move``), and
-``plain.lz``, two of whose functions it compiles, so that both paths run
+``plain.lz``, one of whose functions it compiles, so that both paths run
 one algorithm there.
 """
 import numpy as np
@@ -41,12 +45,16 @@ from .._jit import njit
 from ..plain import lz as plain_lz
 from .bits import lowest_bit
 from .repeats import move
-from .unaligned import load8, load8_be, store8
+from .unaligned import load4, load8, load8_be, store8
 
 MIN_COPY = 3
 SLOTS = 52  # values below 2^26: every length and distance a block has
 LITERALS = 256
-REPEAT = 0  # the distance symbol of the last distance
+# Repeat distances: an LZ_PARTS block keeps REPS, each with a distance
+# symbol (0 the latest), starting from FIRST_REPS; an LZ block gives one
+# a symbol.  Each kernel takes ``nreps``, the number with symbols.
+REPS = 3
+FIRST_REPS = (1, 2, 3)
 # Codes are at most this long, so that a code is found with one look-up
 # in a table of 2^MAX_CODE entries (the Canterbury files under 64 KB code
 # no larger than with 15-bit codes).
@@ -62,8 +70,10 @@ TREE_HASH_BITS = 18
 # Bytes of zero padding a token stream needs after it (decode).
 PADDING = 32
 # An LZ payload: the literal/length code's slots (u8), the distance code's
-# (u8), then the bit stream.
+# (u8), then the bit stream.  An LZ_PARTS part: its size (u32), its slots
+# as LZ's, its bit stream's bytes (u32), then the bit stream.
 HEAD = 2
+PART_HEAD = 10
 PROBLEMS = (None,
             "LZ block shorter than its header, or with more slots than a block uses",
             "LZ block's code-length table is malformed",
@@ -71,9 +81,10 @@ PROBLEMS = (None,
             "LZ block's distance code is not a complete prefix code",
             "LZ block's tokens disagree with their codes or overrun it",
             "LZ block's copy reaches outside it",
-            "LZ block has bits after its last token")
+            "LZ block has bits after its last token",
+            "LZ_PARTS block's parts are malformed or disagree with its size")
 (BAD_HEAD, BAD_TABLE, BAD_LITERAL_CODE, BAD_DISTANCE_CODE, BAD_TOKEN, BAD_COPY,
- BAD_END) = range(1, len(PROBLEMS))
+ BAD_END, BAD_PART) = range(1, len(PROBLEMS))
 
 
 @njit(cache=True, nogil=True, inline='always')
@@ -284,8 +295,7 @@ def _common(data, i, j, k, limit):
 
 
 @njit(cache=True, nogil=True, leaf=True)
-def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price,
-           length_price):
+def _offer(cost, step, source, i, shortest, longest, d, base_cost, literal_price, length_price):
     """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
     ``i``, each costing ``base_cost`` plus its length's code and bits
     (``length_price`` up to NICE); past NICE, only the longest."""
@@ -301,26 +311,40 @@ def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal
             cost[i + length] = c
             step[i + length] = length
             source[i + length] = d
-            last[i + length] = d
 
 
-# The plain path's step, compiled: one rule for both paths' parses.
-_offer_literal = njit(cache=True, nogil=True, inline="always")(plain_lz.offer_literal)
+@njit(cache=True, nogil=True, inline='always')
+def move_to_front(reps, d):
+    """The repeat distances after a copy from ``d`` back: ``d`` moved to
+    the front if it is one of them, else pushed in front, the last one
+    dropped (docs/FORMAT.md, section 4.14)."""
+    j = REPS - 1
+    for k in range(REPS - 1):
+        if reps[k] == d:
+            j = k
+            break
+    for k in range(j, 0, -1):
+        reps[k] = reps[k - 1]
+    reps[0] = d
 
 
 @njit(cache=True, nogil=True)
-def parse(data, start, end, starts, lengths, distances, first_last, literal_price,
+def parse(data, start, end, starts, lengths, distances, reps, nreps, literal_price,
           distance_price):
     """The cheapest tokens of ``data[start:end]`` at these prices (bits of
     each literal/length and distance symbol, extra bits added here), given
-    its ``matches`` and the last distance before it: ``(lengths,
-    distances)`` per token, length 1 and distance 0 for a literal."""
+    its ``matches`` and the repeat distances before it (``reps``, of which
+    the first ``nreps`` have distance symbols): ``(lengths, distances)``
+    per token, length 1 and distance 0 for a literal."""
     n = end - start
     cost = np.full(n + 1, np.inf)
     cost[0] = 0.0
     step = np.zeros(n + 1, np.int32)  # length of the token ending here
     source = np.zeros(n + 1, np.int32)  # its distance (0: a literal)
-    last = np.full(n + 1, first_last, np.int32)  # the last distance on the path here
+    # The repeat distances on the cheapest path to each position, found
+    # when the parse reaches it, its path then being final.
+    path_reps = np.empty((n + 1, REPS), np.int32)
+    path_reps[0] = reps[:REPS]
     length_price = np.zeros(NICE + 1)
     for length in range(MIN_COPY, NICE + 1):
         s = slot(length - MIN_COPY)
@@ -328,20 +352,32 @@ def parse(data, start, end, starts, lengths, distances, first_last, literal_pric
     i = 0
     while i < n:
         here = cost[i]
-        _offer_literal(cost, step, source, last, i, here + literal_price[data[start + i]])
-        d = last[i]
+        if i:
+            path_reps[i] = path_reps[i - step[i]]
+            if source[i]:
+                move_to_front(path_reps[i], source[i])
+        c = here + literal_price[data[start + i]]
+        if c < cost[i + 1]:
+            cost[i + 1] = c
+            step[i + 1] = 1
+            source[i + 1] = 0
         longest = 0
-        if d <= start + i and n - i >= MIN_COPY:
-            longest = _match_length(data, start + i, start + i - d, n - i)
-            _offer(cost, step, source, last, i, MIN_COPY, longest, d,
-                   here + distance_price[REPEAT], literal_price, length_price)
+        if n - i >= MIN_COPY:
+            for r in range(nreps):
+                d = path_reps[i, r]
+                if d <= start + i:
+                    length = _match_length(data, start + i, start + i - d, n - i)
+                    _offer(cost, step, source, i, MIN_COPY, length, d,
+                           here + distance_price[r], literal_price, length_price)
+                    longest = max(longest, length)
         shorter = MIN_COPY - 1
         for m in range(starts[i], starts[i + 1]):
             length_to = lengths[m]
             d = distances[m]
             ds = slot(d - 1)
-            _offer(cost, step, source, last, i, shorter + 1, length_to, d,
-                   here + distance_price[1 + ds] + slot_extra(ds), literal_price, length_price)
+            _offer(cost, step, source, i, shorter + 1, length_to, d,
+                   here + distance_price[nreps + ds] + slot_extra(ds), literal_price,
+                   length_price)
             shorter = length_to
             longest = max(longest, length_to)
         # Past a long match, positions inside it are not tried: its end
@@ -364,35 +400,37 @@ def parse(data, start, end, starts, lengths, distances, first_last, literal_pric
 
 
 @njit(cache=True, nogil=True)
-def symbols(data, start, first_last, token_lengths, token_distances):
+def symbols(data, start, reps, nreps, token_lengths, token_distances):
     """Each token's literal/length symbol and its distance symbol (-1 for a
     literal), and its length's and distance's extra values, for tokens
-    from ``start`` on in ``data``, the last distance before them
-    ``first_last``."""
+    from ``start`` on in ``data``; ``reps``, the repeat distances before
+    them, of which the first ``nreps`` have symbols, become those after."""
     count = token_lengths.shape[0]
     literal_symbols = np.empty(count, np.int32)
     distance_symbols = np.full(count, -1, np.int32)
     length_extra = np.zeros(count, np.int32)
     distance_extra = np.zeros(count, np.int32)
     pos = start
-    last = first_last
     for t in range(count):
         length = token_lengths[t]
-        if token_distances[t] == 0:
+        d = token_distances[t]
+        if d == 0:
             literal_symbols[t] = data[pos]
         else:
             v = length - MIN_COPY
             s = slot(v)
             literal_symbols[t] = LITERALS + s
             length_extra[t] = v - slot_base(s)
-            d = token_distances[t]
-            if d == last:
-                distance_symbols[t] = REPEAT
+            r = 0
+            while r < nreps and reps[r] != d:
+                r += 1
+            if r < nreps:
+                distance_symbols[t] = r
             else:
                 s = slot(d - 1)
-                distance_symbols[t] = 1 + s
+                distance_symbols[t] = nreps + s
                 distance_extra[t] = d - 1 - slot_base(s)
-            last = d
+            move_to_front(reps, d)
         pos += length
     return literal_symbols, distance_symbols, length_extra, distance_extra
 
@@ -439,10 +477,11 @@ def _put(out, acc, nbits, pos, value, width):
 
 @njit(cache=True, nogil=True)
 def write(lengths, literal_symbols, distance_symbols, length_extra, distance_extra,
-          literal_lengths, distance_lengths):
+          literal_lengths, distance_lengths, nreps):
     """The bit stream of a token stream, padded with zero bits to a byte:
     the code-length table of ``lengths`` (the literal/length code's, then
-    the distance code's), then the tokens."""
+    the distance code's), then the tokens, the first ``nreps`` distance
+    symbols repeats."""
     table, table_values = table_symbols(lengths)
     table_freq = np.zeros(TABLE_SYMBOLS, np.int64)
     for s in table:
@@ -454,7 +493,8 @@ def write(lengths, literal_symbols, distance_symbols, length_extra, distance_ext
     total = np.int64(TABLE_SYMBOLS * TABLE_CODE_BITS)
     for t in range(table.shape[0]):
         total += np.int64(table_lengths[table[t]]) + table_extra(table[t])
-    total += coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths)
+    total += coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths,
+                        nreps)
     out = np.zeros((total + 7) // 8, np.uint8)
     acc = np.uint64(0)
     nbits = pos = 0
@@ -472,15 +512,16 @@ def write(lengths, literal_symbols, distance_symbols, length_extra, distance_ext
         acc, nbits, pos = _put(out, acc, nbits, pos, length_extra[t], slot_extra(s - LITERALS))
         d = distance_symbols[t]
         acc, nbits, pos = _put(out, acc, nbits, pos, distance_codes[d], distance_lengths[d])
-        if d != REPEAT:
-            acc, nbits, pos = _put(out, acc, nbits, pos, distance_extra[t], slot_extra(d - 1))
+        if d >= nreps:
+            acc, nbits, pos = _put(out, acc, nbits, pos, distance_extra[t],
+                                   slot_extra(d - nreps))
     if nbits:
         out[pos] = np.uint8((acc << np.uint64(8 - nbits)) & np.uint64(0xFF))
     return out
 
 
 @njit(cache=True, nogil=True, leaf=True)
-def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths):
+def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths, nreps):
     """Bits of the tokens in these codes, extra bits included."""
     total = np.int64(0)
     for t in range(literal_symbols.shape[0]):
@@ -490,8 +531,8 @@ def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_leng
             total += slot_extra(s - LITERALS)
             d = distance_symbols[t]
             total += distance_lengths[d]
-            if d != REPEAT:
-                total += slot_extra(d - 1)
+            if d >= nreps:
+                total += slot_extra(d - nreps)
     return total
 
 
@@ -501,9 +542,9 @@ def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_leng
 # the payload of the symbol whose code they start with, shifted left by 4,
 # and the code's length (0: no code).  The literal/length code's payloads
 # are a literal, or COPY_FLAG with the copy's extra bits and smallest
-# length; the distance code's, 0 for REPEAT or DISTANCE_FLAG with the
-# extra bits and the smallest distance.  So a token costs two look-ups and
-# no arithmetic on slots.
+# length; the distance code's, a repeat's index shifted left by 1, or
+# DISTANCE_FLAG with the extra bits and the smallest distance.  So a
+# token costs two look-ups and no arithmetic on slots.
 
 COPY_FLAG = 1 << 8
 DISTANCE_FLAG = 1
@@ -603,48 +644,50 @@ def _read_table(padded, bitpos, end, lengths):
 
 
 @njit(cache=True, nogil=True)
-def _payloads(length_slots, distance_slots):
+def _payloads(length_slots, distance_slots, nreps):
     """The decoding tables' payloads of each literal/length and distance
     symbol."""
     literal = np.arange(LITERALS + length_slots)
     for s in range(length_slots):
         literal[LITERALS + s] = (COPY_FLAG | (slot_extra(s) << 9)
                                  | ((MIN_COPY + slot_base(s)) << 14))
-    distance = np.zeros(1 + distance_slots, np.int64)
+    distance = np.zeros(nreps + distance_slots, np.int64)
+    for r in range(nreps):
+        distance[r] = r << 1
     for s in range(distance_slots):
-        distance[1 + s] = DISTANCE_FLAG | (slot_extra(s) << 1) | ((1 + slot_base(s)) << 6)
+        distance[nreps + s] = DISTANCE_FLAG | (slot_extra(s) << 1) | ((1 + slot_base(s)) << 6)
     return literal, distance
 
 
 @njit(cache=True, nogil=True)
-def decode(padded, stream_bits, length_slots, distance_slots, out):
-    """Decode a token stream, its code-length table first, from the first
-    ``stream_bits`` bits of ``padded`` (followed by at least PADDING bytes
-    of zeros) into ``out``, which it must fill exactly; 0 or a problem
-    number (PROBLEMS)."""
+def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, size, reps):
+    """Decode a token stream, its code-length table first, from bits
+    ``bitpos`` to ``end`` of ``padded`` (followed by at least PADDING bytes
+    of zeros) into ``out[pos:size]``, which it must fill exactly, copies
+    reaching back to ``out[0]``; ``reps``, the repeat distances before it
+    (the first ``nreps`` with symbols), become those after.  ``(0 or a
+    problem number (PROBLEMS), the bit position after)``."""
     n_literal = LITERALS + length_slots
-    lengths = np.empty(n_literal + 1 + distance_slots, np.uint8)
-    end = np.uint64(stream_bits)
-    problem, bitpos = _read_table(padded, np.uint64(0), end, lengths)
+    lengths = np.empty(n_literal + nreps + distance_slots, np.uint8)
+    problem, bitpos = _read_table(padded, np.uint64(bitpos), np.uint64(end), lengths)
     if problem:
-        return problem
+        return problem, bitpos
     literal_lengths = lengths[:n_literal]
     distance_lengths = lengths[n_literal:]
     if not _huffman.is_complete(literal_lengths):
-        return BAD_LITERAL_CODE
+        return BAD_LITERAL_CODE, bitpos
     # A block without copies needs no distance code.
     if distance_lengths.any() and not _huffman.is_complete(distance_lengths):
-        return BAD_DISTANCE_CODE
-    literal_payloads, distance_payloads = _payloads(length_slots, distance_slots)
+        return BAD_DISTANCE_CODE, bitpos
+    literal_payloads, distance_payloads = _payloads(length_slots, distance_slots, nreps)
     # Tables as wide as the longest code: a small block's distance code
     # takes 7 or 8 bits, and filling 2^11 entries was a fifth of its time.
     literal_bits = max(np.int64(literal_lengths.max()), 1)
     distance_bits = max(np.int64(distance_lengths.max()), 1)
     literal_table = _table(literal_lengths, literal_payloads, literal_bits)
     distance_table = _table(distance_lengths, distance_payloads, distance_bits)
-    size = out.shape[0]
-    pos = 0
-    last = 1
+    end = np.uint64(end)
+    r0, r1, r2 = np.int64(reps[0]), np.int64(reps[1]), np.int64(reps[2])
     # The bits from ``bitpos`` on, MSB first, ``avail`` of them valid, are
     # kept in ``window`` and reloaded before a part of a token (a code and
     # its extra bits: at most WINDOW_NEED) could run past them: a look-up
@@ -654,12 +697,12 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
         # A token reads at most 2 * WINDOW_NEED bits: an overrun shows
         # here, before the padding runs out.
         if bitpos > end:
-            return BAD_TOKEN
+            return BAD_TOKEN, bitpos
         if avail < WINDOW_NEED:
             window, avail = _window(padded, bitpos)
         entry = literal_table[np.int64(window >> np.uint64(64 - literal_bits))]
         if entry == 0:
-            return BAD_TOKEN
+            return BAD_TOKEN, bitpos
         window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
         p = entry >> 4
         if p < COPY_FLAG:
@@ -673,15 +716,25 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
             window, avail = _window(padded, bitpos)
         entry = distance_table[np.int64(window >> np.uint64(64 - distance_bits))]
         if entry == 0:
-            return BAD_TOKEN
+            return BAD_TOKEN, bitpos
         window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
         p = entry >> 4
-        if p:
+        if p & DISTANCE_FLAG:
             extra = (p >> 1) & 31
-            last = (p >> 6) + _top(window, extra)
+            r2 = r1
+            r1 = r0
+            r0 = (p >> 6) + _top(window, extra)
             window, avail, bitpos = _skip(window, avail, bitpos, extra)
+        elif p:  # a repeat other than the latest, moved to the front
+            d = r1
+            if p == 4:
+                d = r2
+                r2 = r1
+            r1 = r0
+            r0 = d
+        last = r0
         if last > pos or length > size - pos:
-            return BAD_COPY
+            return BAD_COPY, bitpos
         if last >= 8 and pos + length + 8 <= size:
             # Eight bytes at a time, past the copy's end: what is written
             # there is written again by the tokens after it.
@@ -692,12 +745,13 @@ def decode(padded, stream_bits, length_slots, distance_slots, out):
         else:
             move(out, pos, pos - last, length)
         pos += length
+    reps[0], reps[1], reps[2] = r0, r1, r2
     if bitpos > end:
-        return BAD_TOKEN
+        return BAD_TOKEN, bitpos
     spare = end - bitpos
     if spare >= np.uint64(8) or _bits(padded, bitpos, np.int64(spare)) != 0:
-        return BAD_END
-    return 0
+        return BAD_END, bitpos
+    return 0, bitpos
 
 
 @njit(cache=True, nogil=True)
@@ -709,4 +763,34 @@ def decode_payload(payload, out):
     n = payload.shape[0] - HEAD
     padded = np.zeros(n + PADDING, np.uint8)
     padded[:n] = payload[HEAD:]
-    return decode(padded, 8 * n, np.int64(payload[0]), np.int64(payload[1]), out)
+    reps = np.array(FIRST_REPS, np.int64)
+    return decode(padded, 0, 8 * n, np.int64(payload[0]), np.int64(payload[1]), 1, out, 0,
+                  out.shape[0], reps)[0]
+
+
+@njit(cache=True, nogil=True)
+def decode_parts(payload, out):
+    """Decode the LZ_PARTS payload ``payload`` into ``out``, which it must
+    fill exactly; 0 or a problem number (PROBLEMS)."""
+    n = payload.shape[0]
+    padded = np.zeros(n + PADDING, np.uint8)
+    padded[:n] = payload
+    reps = np.array(FIRST_REPS, np.int64)
+    size = out.shape[0]
+    at = pos = 0
+    while pos < size:
+        if n - at < PART_HEAD:
+            return BAD_PART
+        part = np.int64(load4(padded, at))
+        stream = np.int64(load4(padded, at + 6))
+        if (part == 0 or part > size - pos or payload[at + 4] > SLOTS
+                or payload[at + 5] > SLOTS or stream > n - at - PART_HEAD):
+            return BAD_PART
+        at += PART_HEAD
+        problem = decode(padded, 8 * at, 8 * (at + stream), np.int64(payload[at - 6]),
+                         np.int64(payload[at - 5]), REPS, out, pos, pos + part, reps)[0]
+        if problem:
+            return problem
+        at += stream
+        pos += part
+    return BAD_PART if at != n else 0

@@ -115,7 +115,10 @@ def valid():
         payload = repeats.encode(copies, len(literals), *inner)
         out[name] = (single(data, registry.REPEATS, payload), data)
     code = text[:3000]
-    out["lz"] = (single(code, registry.LZ, lz.encode(code, quick=True)), code)
+    out["lz"] = (single(code, registry.LZ, lz.encode(code, quick=True)[1]), code)
+    # parts of 1 KiB, so that a small vector has several (an encoder's are
+    # larger): repeat distances and copies reach across them
+    out["lz-parts"] = (single(code, registry.LZ_PARTS, lz.encode_parts(code, 1024)), code)
     binary = noise(200, 4) * 3
     out["mixed"] = (single(binary, registry.MIXED, mixed.encode(binary)), binary)
     small = text[:100]
@@ -123,7 +126,7 @@ def valid():
                            small)
     pieces = [(text[:4000], *grammar_payload(registry.SORTED, text[:4000])),
               (noise(500, 5), registry.STORED, noise(500, 5)),
-              (code[:1000], registry.LZ, lz.encode(code[:1000], quick=True)),
+              (code[:1000], registry.LZ, lz.encode(code[:1000], quick=True)[1]),
               (binary[:300], registry.MIXED, mixed.encode(binary[:300]))]
     out["blocks"] = (blocks(pieces), b"".join(d for d, _, _ in pieces))
     out["blocks-none"] = (blocks([]), b"")
@@ -168,11 +171,12 @@ def malformed(good):
         "revision-1": (descriptor(0x10), "GageBPEError", "revision 1"),
         "dictionary": (lz_stream[:at - 1] + bytes([0x02]) + struct.pack("<I", 0xC0FFEE)
                        + lz_stream[at:], "GageBPEError", "dictionary 0x00c0ffee"),
-        "coding-13": (lz_stream[:at] + bytes([13]) + lz_stream[at + 1:], "GageBPEError",
-                      "block coding 13 is not one of format 1.0's"),
-        "coding-13-blocks": (_rechecked(blocks_stream[:head] + bytes([13])
+        "coding-14": (lz_stream[:at] + bytes([14]) + lz_stream[at + 1:], "GageBPEError",
+                      "block coding 14 is not one of format 1.0's"),
+        "coding-14-blocks": (_rechecked(blocks_stream[:head] + bytes([14])
                                         + blocks_stream[head + 1:], head, 13),
-                             "GageBPEError", "block coding 13"),
+                             "GageBPEError", "block coding 14"),
+        **lz_parts_faults(*good["lz-parts"]),
         "size-0": (size_field(b"\x00\x00"), "GageBPEError", "size 0 out of range"),
         "size-too-large": (lz_stream[:at + 1] + container.varint((1 << 26) + 1)
                            + lz_stream[at + 3:], "GageBPEError", "out of range"),
@@ -200,6 +204,23 @@ def malformed(good):
         "truncated-blocks": (truncated_trailer, "EOFError", "ended before"),
         "truncated-header": (blocks_stream[:head - 1], "EOFError", "ended before"),
     }
+
+
+def lz_parts_faults(stream, data):
+    """Malformed LZ_PARTS streams: a part's head changed, the payload's
+    size kept (section 4.14)."""
+    payload_at = len(stream) - len(lz.encode_parts(data, 1024))  # a single stream ends with it
+    first_stream = struct.unpack_from("<I", stream, payload_at + 6)[0]
+    second = payload_at + 10 + first_stream
+
+    def changed(at, raw):
+        return stream[:at] + raw + stream[at + len(raw):]
+
+    return {name: (bad, "GageBPEError", "LZ_PARTS block's parts") for name, bad in (
+        ("lz-parts-empty-part", changed(payload_at, bytes(4))),
+        ("lz-parts-past-block", changed(second, struct.pack("<I", 1 << 20))),
+        ("lz-parts-slots", changed(payload_at + 4, bytes([53]))),
+        ("lz-parts-stream-past-payload", changed(second + 6, struct.pack("<I", 1 << 20))))}
 
 
 def main():
