@@ -735,10 +735,14 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
         last = r0
         if last > pos or length > size - pos:
             return BAD_COPY, bitpos
-        if last >= 8 and pos + length + 8 <= size:
+        if last >= 8 and pos + length + 16 <= size:
             # Eight bytes at a time, past the copy's end: what is written
-            # there is written again by the tokens after it.
-            k = 0
+            # there is written again by the tokens after it.  Sixteen
+            # first, whatever the length: most copies are shorter, and a
+            # loop's exit at a varying count is a mispredicted branch.
+            store8(out, pos, load8(out, pos - last))
+            store8(out, pos + 8, load8(out, pos - last + 8))
+            k = 16
             while k < length:
                 store8(out, pos + k, load8(out, pos - last + k))
                 k += 8
