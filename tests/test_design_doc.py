@@ -9,6 +9,9 @@ from gagebpe.encoder.levels import DEFAULT_LEVEL, LEVELS
 DESIGN = Path(__file__).resolve().parents[1] / "docs" / "DESIGN.md"
 
 
+LZ_PARSE = {"small": "quick", "all": "full", "first": "full, first"}
+
+
 def size(n):
     return f"{n >> 20} MiB" if n >= 1 << 20 else str(n)
 
@@ -18,7 +21,7 @@ def row(number, level):
               *map(str, level.more_counts)]
     cells = [str(number), size(level.block_size), str(level.min_count), ", ".join(level.tries),
              ", ".join(counts), "yes" if level.probe else "no", size(level.context_from),
-             {"small": "quick", "all": "full"}[level.lz], "yes" if level.fold else "no",
+             LZ_PARSE[level.lz], "yes" if level.fold else "no",
              "yes" if level.long_rules else "no"]
     return "| " + " | ".join(cells) + " |"
 

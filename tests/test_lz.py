@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import gagebpe
-from gagebpe.encoder import block as _block
+from gagebpe.encoder import block as _block, levels
 from gagebpe.format import fast as _fast, registry
 from gagebpe.format.codings import lz as _coding_lz
 from gagebpe.format import container as _container
@@ -138,9 +138,12 @@ def test_blocks_are_coded_as_lz_where_smaller():
     assert gagebpe.decompress(blob) == source
     # the fast path of one-block streams takes it, to the same bytes
     assert _fast.decode(blob, len(source)) == source
-    # a large block is tried where a sample says LZ may pay, from level 6
-    assert _block.lz_may_pay(pieces(300_000), 4)
-    assert not _block.lz_may_pay(sample(300_000), 4)
+    # a large block is tried where a sample says LZ may pay, from level 6,
+    # and alone at levels 6-8 where it says LZ wins clearly
+    level6, level9 = levels.settings(6), levels.settings(9)
+    assert _block.lz_tries(pieces(300_000), level6, level6.tries) == ("lz",)
+    assert _block.lz_tries(pieces(300_000), level9, level9.tries) == level9.tries
+    assert "lz" not in _block.lz_tries(sample(300_000), level6, level6.tries)
     for level in (6, 9):
         blob = gagebpe.compress(pieces(300_000), level)
         assert coding_of(blob) == LZ_PARTS and gagebpe.decompress(blob) == pieces(300_000)

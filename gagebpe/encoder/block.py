@@ -15,17 +15,18 @@ The tries, in the order a level lists them:
   filter's lag;
 - ``repeats``: the block with its long repeats taken out as copies
   (REPEATS), the rest coded by the level's grammar tries;
-- ``lz``: literals and copies (LZ): a quick parse of a block under
-  QUICK_BELOW bytes, or at ``lz="all"`` a full parse of any block where a
-  sample says it may pay;
+- ``lz``: literals and copies (LZ, LZ_PARTS): a quick parse of a block
+  under QUICK_BELOW bytes, or at ``lz="all"`` or ``"first"`` a full parse
+  of any block where a sample says it may pay;
 - ``mixed``: a block of at most MIXED_MAX bytes coded by context mixing
   (MIXED).
 
 Before them: a block of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ
 codes alone (text, source, logs) takes the small-input policy
-(``encoder.small``), which the plain path runs too; and at ``lz="small"`` a
+(``encoder.small``), which the plain path runs too; at ``lz="small"`` a
 block under LZ_ALONE_BELOW bytes that LZ codes alone is tried by ``lz``
-(and ``mixed``) only.  One ``Builds`` per block holds its grammars, so that
+(and ``mixed``) only; and at ``lz="first"`` a large block whose sample
+says LZ wins clearly is tried by ``lz`` only.  One ``Builds`` per block holds its grammars, so that
 every try and every count builds each input once.
 
 Imports ``format.registry`` (the coding numbers), ``format.codings``,
@@ -87,9 +88,11 @@ QUICK_BELOW = 1 << 16
 # for coding it twice (plrabn12.txt: 0.4% covered, 0.08% gained).
 REPEATS_SHARE = 1 / 128
 # A large block is coded as LZ too only where its sample's quick LZ size
-# is at most this share of the sample's grammar estimate (docs/DESIGN.md,
-# "What each try buys", LZ).
-LZ_SAMPLE_GAIN = 1.03
+# is at most LZ_SAMPLE_GAIN times the sample's grammar estimate; at
+# ``lz="first"``, as LZ alone where it is at most LZ_ALONE_GAIN times and
+# the block has no filter's lag (docs/DESIGN.md, "What each try buys", LZ).
+LZ_SAMPLE_GAIN = 1.08
+LZ_ALONE_GAIN = 0.95
 # Below LZ_ALONE_BELOW bytes, LZ codes a block smaller than its grammar
 # unless the block has a fixed stride (a filter's lag) or so few byte
 # values that PACKED codes each in a few bits: 4 KB pieces of the
@@ -198,7 +201,23 @@ def encode(data, level, merge=None):
         if len(data) <= _small.SMALL_BLOCK:
             return _small.encode_block(data, level.mixed, CODERS)
         tries = tuple(name for name in tries if name in ("lz", "mixed"))
-    return choose(data, level, tries, merge)
+    return choose(data, level, lz_tries(data, level, tries), merge)
+
+
+def lz_tries(data, level, tries):
+    """``tries`` for block ``data``: at ``lz="all"`` or ``"first"``, a
+    block of QUICK_BELOW bytes or more keeps ``lz`` where its sample codes
+    as LZ to at most LZ_SAMPLE_GAIN times its grammar's estimate; at
+    ``"first"``, it is tried by ``lz`` alone where that is at most
+    LZ_ALONE_GAIN times and it has no filter's lag."""
+    if "lz" not in tries or level.lz == "small" or len(data) < QUICK_BELOW:
+        return tries
+    ratio = lz_sample_ratio(data, level.min_count)
+    if ratio > LZ_SAMPLE_GAIN:
+        return tuple(name for name in tries if name != "lz")
+    if level.lz == "first" and ratio <= LZ_ALONE_GAIN and not _filters.best_lag(data):
+        return ("lz",)
+    return tries
 
 
 def choose(data, level, tries, merge=None):
@@ -246,11 +265,12 @@ def try_repeats(block):
 
 
 def try_lz(block):
-    """LZ: quickly parsed under QUICK_BELOW bytes, or fully where it may pay."""
+    """LZ: quickly parsed under QUICK_BELOW bytes, or fully at the levels
+    that parse fully (``lz_tries`` having kept it where it may pay)."""
     data, level = block.data, block.level
     if level.lz == "small":
         return _coding_lz.encode(data, quick=True) if len(data) < QUICK_BELOW else None
-    return _coding_lz.encode(data) if lz_may_pay(data, level.min_count) else None
+    return _coding_lz.encode(data)
 
 
 def try_mixed(block):
@@ -288,16 +308,12 @@ def coded_grammar(block, min_count, build, fold):
     return FILTERED, payload
 
 
-def lz_may_pay(data, min_count):
-    """Whether to code block ``data`` as LZ too: if it is under QUICK_BELOW
-    bytes, or its sample codes smaller as LZ (``format.codings.lz.quick_size``)
-    by LZ_SAMPLE_GAIN than by the estimate of its grammar at
-    ``min_count``."""
-    if len(data) < QUICK_BELOW:
-        return True
+def lz_sample_ratio(data, min_count):
+    """How large block ``data``'s sample codes as LZ
+    (``format.codings.lz.quick_size``) against the estimate of its grammar
+    at ``min_count``."""
     part = probe_sample(data)
-    return _coding_lz.quick_size(part) < (
-        LZ_SAMPLE_GAIN * estimated_bits(part, min_count).min() / 8)
+    return _coding_lz.quick_size(part) / (estimated_bits(part, min_count).min() / 8)
 
 
 def encode_repeats(data, encode_inner):
