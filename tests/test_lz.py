@@ -95,6 +95,27 @@ def test_large_blocks_are_parsed_a_segment_at_a_time():
     assert back == noise + noise and len(twice) < len(noise) + 1000
 
 
+def part_sizes(payload):
+    """The sizes of an LZ_PARTS payload's parts."""
+    sizes, at = [], 0
+    while at < len(payload):
+        size, _, _, stream = struct.unpack_from("<IBBI", payload, at)
+        sizes.append(size)
+        at += 10 + stream
+    return sizes
+
+
+def test_segments_share_a_part_while_one_code_serves_them():
+    steady = code_like(3000)
+    payload = _coding_lz.encode_parts(steady, 4096)
+    assert len(part_sizes(payload)) < len(steady) / 4096 / 2
+    assert _decode(payload, len(steady), LZ_PARTS) == steady
+    # text, then binary: the codes change where the data does
+    changing = steady[:32768] + pieces(32768)
+    sizes = part_sizes(_coding_lz.encode_parts(changing, 4096))
+    assert len(sizes) >= 2 and 32768 in np.cumsum(sizes)
+
+
 def test_a_run_and_a_repeat_code_as_copies():
     data = b"a" * 1000 + b"the same words twice, " * 40
     payload, back = code(data)

@@ -118,7 +118,8 @@ def valid():
     out["lz"] = (single(code, registry.LZ, lz.encode(code, quick=True)[1]), code)
     # parts of 1 KiB, so that a small vector has several (an encoder's are
     # larger): repeat distances and copies reach across them
-    out["lz-parts"] = (single(code, registry.LZ_PARTS, lz.encode_parts(code, 1024)), code)
+    out["lz-parts"] = (single(code, registry.LZ_PARTS, lz.encode_parts(code, 1024, join=False)),
+                       code)
     binary = noise(200, 4) * 3
     out["mixed"] = (single(binary, registry.MIXED, mixed.encode(binary)), binary)
     small = text[:100]
@@ -209,7 +210,7 @@ def malformed(good):
 def lz_parts_faults(stream, data):
     """Malformed LZ_PARTS streams: a part's head changed, the payload's
     size kept (section 4.14)."""
-    payload_at = len(stream) - len(lz.encode_parts(data, 1024))  # a single stream ends with it
+    payload_at = len(stream) - len(lz.encode_parts(data, 1024, join=False))  # the stream's end
     first_stream = struct.unpack_from("<I", stream, payload_at + 6)[0]
     second = payload_at + 10 + first_stream
 

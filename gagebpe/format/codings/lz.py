@@ -11,12 +11,14 @@ A bit stream holds the code-length table of the literal/length code
 ``distance_slots``: LZ's one repeat distance, LZ_PARTS's three), then
 the tokens, MSB first, padded with zero bits to the end of its last
 byte.  A block under SMALL bytes is coded as LZ, a larger one as
-LZ_PARTS, a part for each segment of its parse.
+LZ_PARTS, a part for each run of its parse's segments that one pair of
+codes serves.
 
 Imports ``_errors``, ``format.registry``, ``plain.lz`` (its first prices)
 and the kernels ``kernels.huffman``, ``kernels.lz``.
 """
 import struct
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,9 +36,9 @@ MAX_CHAIN = 4096
 # arrays stay this size whatever the block's (its match finder takes 8
 # bytes a byte), with fewer passes, its matches found by binary trees
 # visiting TREE_DEPTH candidates a position; each segment is a part with
-# codes of its own, which follow the data as it changes: parts of 64 KiB
-# code 0.5% smaller than of 256 KiB (docs/DESIGN.md, "What each try
-# buys", LZ).
+# codes of its own, which follow the data as it changes, or joins the
+# part before where one code serves both: segments of 64 KiB code 0.5%
+# smaller than of 256 KiB (docs/DESIGN.md, "What each try buys", LZ).
 SEGMENT = 1 << 16
 TREE_DEPTH = 48
 LARGE_PASSES = 2
@@ -92,15 +94,32 @@ def _encode_small(array, max_chain=MAX_CHAIN, passes=PASSES):
     return best
 
 
-def encode_parts(data, segment=SEGMENT):
-    """The LZ_PARTS payload of block ``data`` (bytes, not empty) parsed
-    ``segment`` bytes at a time, each segment LARGE_PASSES times, the first
-    at the prices of the segment before, and coded as a part of its own."""
-    array = np.frombuffer(data, np.uint8)
+def encode_parts(data, segment=SEGMENT, join=True):
+    """The LZ_PARTS payload of block ``data`` (bytes, not empty), parsed
+    ``segment`` bytes at a time (``_segments``).  If ``join``, a segment
+    joins the part before it where one pair of codes for both costs no
+    more than a pair each (codes, code-length tables and part heads): on
+    stationary data the parts grow, and decoding builds fewer tables."""
+    parts = []
+    for size, symbols in _segments(np.frombuffer(data, np.uint8), segment):
+        part = _Part.of(size, symbols)
+        if parts and join:
+            joined = parts[-1].joined(part)
+            if joined.bits <= parts[-1].bits + part.bits:
+                parts[-1] = joined
+                continue
+        parts.append(part)
+    return b"".join(part.payload() for part in parts)
+
+
+def _segments(array, segment):
+    """For each ``segment`` bytes of ``array``: ``(size, symbols)``, the
+    symbols (``kernels.lz.symbols``) of the smaller of LARGE_PASSES
+    parses, the first at the prices of the segment before, each after at
+    the codes of the one before."""
     head, tree = _lz.finder(len(array), True)
     prices = _first_prices(array, _lz.REPS)
     reps = _first_reps()
-    parts = []
     for start in range(0, len(array), segment):
         end = min(start + segment, len(array))
         found = _lz.matches(array, start, end, head, tree, TREE_DEPTH, True)
@@ -108,16 +127,63 @@ def encode_parts(data, segment=SEGMENT):
         for _ in range(LARGE_PASSES):
             tokens = _lz.parse(array, start, end, *found, reps, _lz.REPS, *prices)
             after = reps.copy()
-            stream, literal_lengths, distance_lengths = _pack(
-                *_lz.symbols(array, start, after, _lz.REPS, *tokens), _lz.REPS)
-            part = (_PART.pack(end - start, len(literal_lengths) - _lz.LITERALS,
-                               len(distance_lengths) - _lz.REPS, len(stream)) + stream)
-            if best is None or len(part) < len(best[0]):
-                best = part, after
+            symbols = _lz.symbols(array, start, after, _lz.REPS, *tokens)
+            stream, literal_lengths, distance_lengths = _pack(*symbols, _lz.REPS)
+            if best is None or len(stream) < best[0]:
+                best = len(stream), symbols, after
             prices = _prices(literal_lengths, distance_lengths, _lz.REPS)
-        parts.append(best[0])
-        reps = best[1]
-    return b"".join(parts)
+        yield end - start, best[1]
+        reps = best[2]
+
+
+class _Part(NamedTuple):
+    """Segments coded as one part: their bytes, their symbols, the
+    frequencies of those, and the bits of the part's codes, code-length
+    table and head (its extra bits aside, which do not depend on how
+    segments are grouped)."""
+    size: int
+    symbols: list  # per segment, the four arrays of ``kernels.lz.symbols``
+    literal_freq: np.ndarray
+    distance_freq: np.ndarray
+    bits: int
+
+    @classmethod
+    def of(cls, size, symbols):
+        literal, distance = symbols[0], symbols[1]
+        literal_freq = np.bincount(literal, minlength=_lz.LITERALS + _lz.SLOTS)
+        distance_freq = np.bincount(distance[distance >= 0], minlength=_lz.REPS + _lz.SLOTS)
+        return cls(size, [symbols], literal_freq, distance_freq,
+                   _coded_bits(literal_freq, distance_freq))
+
+    def joined(self, other):
+        literal_freq = self.literal_freq + other.literal_freq
+        distance_freq = self.distance_freq + other.distance_freq
+        return _Part(self.size + other.size, self.symbols + other.symbols, literal_freq,
+                     distance_freq, _coded_bits(literal_freq, distance_freq))
+
+    def payload(self):
+        symbols = [np.concatenate(arrays) for arrays in zip(*self.symbols)]
+        stream, literal_lengths, distance_lengths = _pack(*symbols, _lz.REPS)
+        return _PART.pack(self.size, len(literal_lengths) - _lz.LITERALS,
+                          len(distance_lengths) - _lz.REPS, len(stream)) + stream
+
+
+def _coded_bits(literal_freq, distance_freq):
+    """The bits of a part whose symbols have these frequencies, in the
+    codes ``_pack`` would give them, with its code-length table and head."""
+    literal_freq = literal_freq[:max(np.flatnonzero(literal_freq)[-1] + 1, _lz.LITERALS)]
+    used = np.flatnonzero(distance_freq)
+    distance_freq = distance_freq[:max(used[-1] + 1 if len(used) else 0, _lz.REPS)]
+    literal_lengths = _huffman.code_lengths(literal_freq, _lz.MAX_CODE)
+    distance_lengths = (_huffman.code_lengths(distance_freq, _lz.MAX_CODE) if len(used)
+                        else np.zeros(len(distance_freq), np.uint8))
+    table, _ = _lz.table_symbols(np.concatenate([literal_lengths, distance_lengths]))
+    table_freq = np.bincount(table, minlength=_lz.TABLE_SYMBOLS)
+    table_lengths = _huffman.code_lengths(table_freq, _lz.TABLE_CODE)
+    table_extra = np.array([_lz.table_extra(s) for s in range(_lz.TABLE_SYMBOLS)])
+    return int(8 * _PART.size + _lz.TABLE_SYMBOLS * _lz.TABLE_CODE_BITS
+               + (table_freq * (table_lengths + table_extra)).sum()
+               + (literal_freq * literal_lengths).sum() + (distance_freq * distance_lengths).sum())
 
 
 _PART = struct.Struct("<IBBI")
