@@ -67,9 +67,9 @@ def encode(data, quick=False):
 
 
 def quick_size(data):
-    """About the size of the LZ payload of ``data`` (at most SEGMENT
-    bytes, not empty), for a fraction of ``encode``'s time: one parse at
-    the first prices over SAMPLE_CHAIN candidates."""
+    """About the size of the LZ payload of ``data`` (a block's sample, not
+    empty), for a fraction of ``encode``'s time: one parse at the first
+    prices over SAMPLE_CHAIN candidates."""
     array = np.frombuffer(data, np.uint8)
     head, chain = _lz.finder(len(array), False)
     found = _lz.matches(array, 0, len(array), head, chain, SAMPLE_CHAIN, False)
