@@ -225,7 +225,10 @@ def choose(data, level, tries, merge=None):
     give for ``data`` at ``level``, the earlier try's on a tie, STORED
     where none is smaller."""
     if merge is None:
-        merge = worth_merging(data, level.min_count, level.probe)
+        # Only the tries that build grammars read it: a block tried as LZ
+        # alone spends no probe on it.
+        merge = (any(name in MERGING_TRIES for name in tries)
+                 and worth_merging(data, level.min_count, level.probe))
     block = Block(data, level, merge, Builds(min(counts(data, level))))
     best = (STORED, data)
     for name in tries:
@@ -282,6 +285,7 @@ def try_mixed(block):
 TRIES = {"grammar": try_grammar, "gain": try_gain, "repeats": try_repeats, "lz": try_lz,
          "mixed": try_mixed}
 GRAMMAR_TRIES = ("grammar", "gain")
+MERGING_TRIES = (*GRAMMAR_TRIES, "repeats")  # the tries that read ``Block.merge``
 
 
 def coded_grammar(block, min_count, build, fold):

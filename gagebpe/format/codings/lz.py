@@ -170,20 +170,19 @@ class _Part(NamedTuple):
 
 def _coded_bits(literal_freq, distance_freq):
     """The bits of a part whose symbols have these frequencies, in the
-    codes ``_pack`` would give them, with its code-length table and head."""
-    literal_freq = literal_freq[:max(np.flatnonzero(literal_freq)[-1] + 1, _lz.LITERALS)]
-    used = np.flatnonzero(distance_freq)
-    distance_freq = distance_freq[:max(used[-1] + 1 if len(used) else 0, _lz.REPS)]
-    literal_lengths = _huffman.code_lengths(literal_freq, _lz.MAX_CODE)
-    distance_lengths = (_huffman.code_lengths(distance_freq, _lz.MAX_CODE) if len(used)
-                        else np.zeros(len(distance_freq), np.uint8))
+    codes ``_pack`` would give them, with its code-length table (counted
+    as ``kernels.lz.write`` writes it) and head."""
+    literal_lengths, distance_lengths = _lengths_of(literal_freq, distance_freq, _lz.REPS)
     table, _ = _lz.table_symbols(np.concatenate([literal_lengths, distance_lengths]))
     table_freq = np.bincount(table, minlength=_lz.TABLE_SYMBOLS)
     table_lengths = _huffman.code_lengths(table_freq, _lz.TABLE_CODE)
-    table_extra = np.array([_lz.table_extra(s) for s in range(_lz.TABLE_SYMBOLS)])
     return int(8 * _PART.size + _lz.TABLE_SYMBOLS * _lz.TABLE_CODE_BITS
-               + (table_freq * (table_lengths + table_extra)).sum()
-               + (literal_freq * literal_lengths).sum() + (distance_freq * distance_lengths).sum())
+               + (table_freq * (table_lengths + _TABLE_EXTRA)).sum()
+               + (literal_freq[:len(literal_lengths)] * literal_lengths).sum()
+               + (distance_freq[:len(distance_lengths)] * distance_lengths).sum())
+
+
+_TABLE_EXTRA = np.array([_lz.table_extra(s) for s in range(_lz.TABLE_SYMBOLS)])
 
 
 _PART = struct.Struct("<IBBI")
@@ -217,17 +216,28 @@ def _price(lengths, n):
 
 
 def _code_lengths(literal_symbols, distance_symbols, nreps):
-    """The literal/length and distance codes' lengths for these symbols,
-    each over the symbols up to the largest used (the distance code over
-    its ``nreps`` repeats at least)."""
-    copies = literal_symbols >= _lz.LITERALS
-    length_slots = int(literal_symbols.max()) - _lz.LITERALS + 1 if copies.any() else 0
-    distances = max(int(distance_symbols.max()) + 1, nreps)
-    literal_freq = np.bincount(literal_symbols, minlength=_lz.LITERALS + length_slots)
-    distance_freq = np.bincount(distance_symbols[copies], minlength=distances)
+    """The literal/length and distance codes' lengths for these symbols
+    (``_lengths_of``)."""
+    return _lengths_of(np.bincount(literal_symbols, minlength=_lz.LITERALS),
+                       np.bincount(distance_symbols[distance_symbols >= 0], minlength=nreps),
+                       nreps)
+
+
+def _lengths_of(literal_freq, distance_freq, nreps):
+    """The literal/length and distance codes' lengths for symbols of these
+    frequencies, each over the symbols up to the largest used (the
+    literals and the distance code's ``nreps`` repeats at least)."""
+    literal_freq = literal_freq[:max(_used(literal_freq), _lz.LITERALS)]
+    distance_freq = distance_freq[:max(_used(distance_freq), nreps)]
     return (_huffman.code_lengths(literal_freq, _lz.MAX_CODE),
-            _huffman.code_lengths(distance_freq, _lz.MAX_CODE) if copies.any()
-            else np.zeros(distances, np.uint8))
+            _huffman.code_lengths(distance_freq, _lz.MAX_CODE) if distance_freq.any()
+            else np.zeros(len(distance_freq), np.uint8))
+
+
+def _used(freq):
+    """One past the largest symbol with a nonzero frequency (0 if none)."""
+    nonzero = np.flatnonzero(freq)
+    return int(nonzero[-1]) + 1 if len(nonzero) else 0
 
 
 def _pack(literal_symbols, distance_symbols, length_extra, distance_extra, nreps):
