@@ -4,6 +4,6 @@ Imports ``cli``.
 """
 import sys
 
-from .cli import main
+from .cli import console
 
-sys.exit(main())
+sys.exit(console())
