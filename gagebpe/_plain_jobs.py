@@ -1,8 +1,8 @@
 """Small jobs without Numba or NumPy, for the command line: a whole input
 of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ codes alone,
 compressed by the small-input policy with plain coders (the same bytes as
-the kernels write: ``encoder.small``); and streams of STORED, LZ, MIXED
-and MIXED_PRIMED blocks decoded.
+the kernels write: ``encoder.small``); and streams of STORED, LZ, LZ_PARTS,
+MIXED and MIXED_PRIMED blocks decoded.
 
 Whatever this module does not take it declines, returning None: an input
 a grammar codes better, a stream with other codings, or one with any
@@ -16,7 +16,7 @@ NumPy.
 from ._errors import GageBPEError
 from .encoder import levels as _levels, small as _small
 from .format.container import BlockHeader, Parser, Payload
-from .format.registry import LZ, MIXED, MIXED_PRIMED, STORED
+from .format.registry import LZ, LZ_PARTS, MIXED, MIXED_PRIMED, STORED
 from .plain import lags, lz, mixing, primed, xxh64
 
 LARGEST = _small.SMALL_BLOCK  # bytes of the largest input ``compress`` takes
@@ -46,7 +46,8 @@ def compress_seconds(size, level=None):
 
 def decompress(data):
     """The bytes of ``data``, one or more concatenated streams, if each
-    block is STORED, LZ, MIXED or MIXED_PRIMED and all is well; else None."""
+    block is STORED, LZ, LZ_PARTS, MIXED or MIXED_PRIMED and all is well;
+    else None."""
     out = []
     for unit in _units(data):
         if unit is None:
@@ -96,8 +97,8 @@ def _units(data):
         yield None
 
 
-_SECONDS = {STORED: 0.0, LZ: DECODE_SECONDS, MIXED: MIXED_SECONDS,
-            MIXED_PRIMED: MIXED_SECONDS}
+_SECONDS = {STORED: 0.0, LZ: DECODE_SECONDS, LZ_PARTS: DECODE_SECONDS,
+            MIXED: MIXED_SECONDS, MIXED_PRIMED: MIXED_SECONDS}
 
 
 def _decode(block, payload):
@@ -107,6 +108,8 @@ def _decode(block, payload):
         problem, out = 0, payload
     elif coding == LZ:
         problem, out = lz.decode(payload, size)
+    elif coding == LZ_PARTS:
+        problem, out = lz.decode_parts(payload, size)
     elif coding in (MIXED, MIXED_PRIMED):
         problem, _, out = (mixing if coding == MIXED else primed).decode(payload, size)
     else:

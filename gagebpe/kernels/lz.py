@@ -551,17 +551,40 @@ DISTANCE_FLAG = 1
 
 
 @njit(cache=True, nogil=True)
-def _table(lengths, payloads, bits):
-    """The one-level decoding table (of 2^bits entries) of a code whose
-    lengths, at most ``bits``, form a complete code or a single code."""
-    table = np.zeros(1 << bits, np.int64)
-    codes = _huffman.canonical_codes(lengths)
+def _code_table(lengths, payloads):
+    """``(table, bits)``: the one-level decoding table (2^bits entries,
+    ``bits`` the longest length) of the code with these lengths, each at
+    most MAX_CODE, symbol s decoding to ``(payloads[s] << 4) | length``;
+    ``(empty, 0)`` unless the code is complete or a single code of one bit
+    (``huffman.is_complete``).  Built in one pass over the lengths: a
+    small block's tables were a quarter of its decoding time."""
+    counts = np.zeros(MAX_CODE + 1, np.int64)
+    for n in lengths:
+        counts[n] += 1
+    counts[0] = 0
+    bits = kraft = used = 0
+    for n in range(1, MAX_CODE + 1):
+        if counts[n]:
+            bits = n
+        kraft += counts[n] << (MAX_CODE - n)
+        used += counts[n]
+    if kraft != np.int64(1) << (MAX_CODE - 1 if used == 1 else MAX_CODE):
+        return np.empty(0, np.int64), 0
+    # A complete code fills every entry; a single code fills half.
+    table = np.zeros(2, np.int64) if used == 1 else np.empty(np.int64(1) << bits, np.int64)
+    code = np.int64(0)
+    for n in range(1, MAX_CODE + 1):  # counts become each length's next code
+        code, counts[n] = (code + counts[n]) << 1, code
     for s in range(lengths.shape[0]):
         n = np.int64(lengths[s])
         if n:
-            start = codes[s] << (bits - n)
-            table[start:start + (1 << (bits - n))] = (np.int64(payloads[s]) << 4) | n
-    return table
+            span = np.int64(1) << (bits - n)
+            start = counts[n] * span
+            counts[n] += 1
+            entry = (np.int64(payloads[s]) << 4) | n
+            for j in range(start, start + span):
+                table[j] = entry
+    return table, bits
 
 
 # The most bits of a token's part: a code and the extra bits of the last
@@ -608,15 +631,15 @@ def _read_table(padded, bitpos, end, lengths):
     for s in range(TABLE_SYMBOLS):
         table_lengths[s] = _bits(padded, bitpos, TABLE_CODE_BITS)
         bitpos += np.uint64(TABLE_CODE_BITS)
-    if not _huffman.is_complete(table_lengths):
+    table, bits = _code_table(table_lengths, _TABLE_PAYLOADS)
+    if bits == 0:
         return BAD_TABLE, bitpos
-    table = _table(table_lengths, np.arange(TABLE_SYMBOLS), TABLE_CODE)
     n = lengths.shape[0]
     i = 0
     while i < n:
         if bitpos > end:
             return BAD_TABLE, bitpos
-        entry = _look(padded, bitpos, table, TABLE_CODE)
+        entry = _look(padded, bitpos, table, bits)
         if entry == 0:
             return BAD_TABLE, bitpos
         s = entry >> 4
@@ -643,20 +666,20 @@ def _read_table(padded, bitpos, end, lengths):
     return 0, bitpos
 
 
-@njit(cache=True, nogil=True)
-def _payloads(length_slots, distance_slots, nreps):
-    """The decoding tables' payloads of each literal/length and distance
-    symbol."""
-    literal = np.arange(LITERALS + length_slots)
-    for s in range(length_slots):
-        literal[LITERALS + s] = (COPY_FLAG | (slot_extra(s) << 9)
-                                 | ((MIN_COPY + slot_base(s)) << 14))
-    distance = np.zeros(nreps + distance_slots, np.int64)
-    for r in range(nreps):
-        distance[r] = r << 1
-    for s in range(distance_slots):
-        distance[nreps + s] = DISTANCE_FLAG | (slot_extra(s) << 1) | ((1 + slot_base(s)) << 6)
-    return literal, distance
+def _payload_tables():
+    """The decoding tables' payloads (``plain.lz.payloads``) of every
+    literal/length symbol, and of every distance symbol for each number of
+    repeat distances: constants, not built for each block."""
+    literal, _ = plain_lz.payloads(SLOTS, 0, 0)
+    distance = np.zeros((REPS + 1, REPS + SLOTS), np.int64)
+    for nreps in range(REPS + 1):
+        row = plain_lz.payloads(0, SLOTS, nreps)[1]
+        distance[nreps, :len(row)] = row
+    return np.array(literal, np.int64), distance
+
+
+_LITERAL_PAYLOADS, _DISTANCE_PAYLOADS = _payload_tables()
+_TABLE_PAYLOADS = np.arange(TABLE_SYMBOLS)
 
 
 @njit(cache=True, nogil=True)
@@ -672,20 +695,16 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
     problem, bitpos = _read_table(padded, np.uint64(bitpos), np.uint64(end), lengths)
     if problem:
         return problem, bitpos
-    literal_lengths = lengths[:n_literal]
-    distance_lengths = lengths[n_literal:]
-    if not _huffman.is_complete(literal_lengths):
+    literal_table, literal_bits = _code_table(lengths[:n_literal], _LITERAL_PAYLOADS)
+    if literal_bits == 0:
         return BAD_LITERAL_CODE, bitpos
-    # A block without copies needs no distance code.
-    if distance_lengths.any() and not _huffman.is_complete(distance_lengths):
-        return BAD_DISTANCE_CODE, bitpos
-    literal_payloads, distance_payloads = _payloads(length_slots, distance_slots, nreps)
-    # Tables as wide as the longest code: a small block's distance code
-    # takes 7 or 8 bits, and filling 2^11 entries was a fifth of its time.
-    literal_bits = max(np.int64(literal_lengths.max()), 1)
-    distance_bits = max(np.int64(distance_lengths.max()), 1)
-    literal_table = _table(literal_lengths, literal_payloads, literal_bits)
-    distance_table = _table(distance_lengths, distance_payloads, distance_bits)
+    distance_lengths = lengths[n_literal:]
+    if distance_lengths.any():
+        distance_table, distance_bits = _code_table(distance_lengths, _DISTANCE_PAYLOADS[nreps])
+        if distance_bits == 0:
+            return BAD_DISTANCE_CODE, bitpos
+    else:  # a block without copies needs no distance code
+        distance_table, distance_bits = np.zeros(2, np.int64), 1
     end = np.uint64(end)
     r0, r1, r2 = np.int64(reps[0]), np.int64(reps[1]), np.int64(reps[2])
     # The bits from ``bitpos`` on, MSB first, ``avail`` of them valid, are
@@ -758,6 +777,16 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
     return 0, bitpos
 
 
+@njit(cache=True, nogil=True, inline='always')
+def _padded(stream):
+    """``stream`` followed by PADDING bytes of zeros, for whole-word reads."""
+    n = stream.shape[0]
+    padded = np.empty(n + PADDING, np.uint8)
+    padded[:n] = stream
+    padded[n:] = 0
+    return padded
+
+
 @njit(cache=True, nogil=True)
 def decode_payload(payload, out):
     """Decode the LZ payload ``payload`` into ``out``, which it must fill
@@ -765,8 +794,7 @@ def decode_payload(payload, out):
     if payload.shape[0] < HEAD or payload[0] > SLOTS or payload[1] > SLOTS:
         return BAD_HEAD
     n = payload.shape[0] - HEAD
-    padded = np.zeros(n + PADDING, np.uint8)
-    padded[:n] = payload[HEAD:]
+    padded = _padded(payload[HEAD:])
     reps = np.array(FIRST_REPS, np.int64)
     return decode(padded, 0, 8 * n, np.int64(payload[0]), np.int64(payload[1]), 1, out, 0,
                   out.shape[0], reps)[0]
@@ -777,8 +805,7 @@ def decode_parts(payload, out):
     """Decode the LZ_PARTS payload ``payload`` into ``out``, which it must
     fill exactly; 0 or a problem number (PROBLEMS)."""
     n = payload.shape[0]
-    padded = np.zeros(n + PADDING, np.uint8)
-    padded[:n] = payload
+    padded = _padded(payload)
     reps = np.array(FIRST_REPS, np.int64)
     size = out.shape[0]
     at = pos = 0

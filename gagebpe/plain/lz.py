@@ -1,7 +1,8 @@
 """The LZ coding in plain Python (docs/FORMAT.md, section 4.11): the same
 matches, optimal parse, codes and bits as the kernels of ``gagebpe.kernels.lz``
 and the payload ``gagebpe.format.codings.lz`` writes, for a block small enough
-to code without them; and the decoder.
+to code without them; and the decoders of LZ and of LZ_PARTS (section
+4.14).
 
 The parse compares float prices, so both paths take their first prices
 from ``first_prices`` here and add them in the same order: the same
@@ -12,6 +13,7 @@ lengths.
 Imports its siblings ``huffman`` and ``bits``.
 """
 import math
+import struct
 from collections import Counter
 
 from . import huffman
@@ -35,8 +37,11 @@ QUICK_CHAIN = 32
 QUICK_PASSES = 3
 HUFFMAN_MAX_LENGTH = 20  # what the kernels' completeness check allows
 # The kernel's PROBLEMS numbers.
-BAD_HEAD, BAD_TABLE, BAD_LITERAL_CODE, BAD_DISTANCE_CODE, BAD_TOKEN, BAD_COPY, BAD_END = (
-    range(1, 8))
+(BAD_HEAD, BAD_TABLE, BAD_LITERAL_CODE, BAD_DISTANCE_CODE, BAD_TOKEN, BAD_COPY,
+ BAD_END, BAD_PART) = range(1, 9)
+FIRST_REPS = (1, 2, 3)  # the repeat distances before a block's first token
+REPS = 3  # repeat distances with symbols in LZ_PARTS (LZ has 1)
+PART = struct.Struct("<IBBI")  # an LZ_PARTS part's head (section 4.14)
 
 
 def slot(v):
@@ -413,43 +418,88 @@ def decode(payload, size):
     decides it (problem 0 and ``size`` bytes, or a problem number)."""
     if len(payload) < HEAD or payload[0] > SLOTS or payload[1] > SLOTS:
         return BAD_HEAD, b""
-    length_slots, distance_slots = payload[0], payload[1]
+    out = bytearray()
+    problem = _decode(BitReader(payload, HEAD), payload[0], payload[1], 1, out, size,
+                      list(FIRST_REPS))
+    return (problem, b"") if problem else (0, bytes(out))
+
+
+def decode_parts(payload, size):
+    """``(problem, bytes)``: the LZ_PARTS payload decoded, as
+    ``kernels.lz.decode_parts`` decides it.  A part's reader sees zeros past
+    its stream where the kernel sees the next part: a part that decodes
+    consumes none of those bits, so both succeed alike."""
+    out = bytearray()
+    reps = list(FIRST_REPS)
+    at, n = 0, len(payload)
+    while len(out) < size:
+        if n - at < PART.size:
+            return BAD_PART, b""
+        part, length_slots, distance_slots, stream = PART.unpack_from(payload, at)
+        if (part == 0 or part > size - len(out) or length_slots > SLOTS
+                or distance_slots > SLOTS or stream > n - at - PART.size):
+            return BAD_PART, b""
+        at += PART.size
+        reader = BitReader(payload[at:at + stream])
+        problem = _decode(reader, length_slots, distance_slots, REPS, out, len(out) + part,
+                          reps)
+        if problem:
+            return problem, b""
+        at += stream
+    return (BAD_PART, b"") if at != n else (0, bytes(out))
+
+
+def _decode(reader, length_slots, distance_slots, nreps, out, size, reps):
+    """0 or a problem number: a code-length table and its tokens from the
+    reader's position, appended to ``out`` until it holds ``size`` bytes;
+    ``reps`` become the repeat distances after them."""
     n_literal = LITERALS + length_slots
-    reader = BitReader(payload, HEAD)
-    problem, lengths = _read_table(reader, n_literal + 1 + distance_slots)
+    problem, lengths = _read_table(reader, n_literal + nreps + distance_slots)
     if problem:
-        return problem, b""
+        return problem
     literal_lengths, distance_lengths = lengths[:n_literal], lengths[n_literal:]
     if not huffman.is_complete(literal_lengths, HUFFMAN_MAX_LENGTH):
-        return BAD_LITERAL_CODE, b""
+        return BAD_LITERAL_CODE
     if any(distance_lengths) and not huffman.is_complete(distance_lengths, HUFFMAN_MAX_LENGTH):
-        return BAD_DISTANCE_CODE, b""
-    literal_payloads = list(range(LITERALS)) + [
-        COPY_FLAG | (slot_extra(s) << 9) | ((MIN_COPY + slot_base(s)) << 14)
-        for s in range(length_slots)]
-    distance_payloads = [0] + [1 | (slot_extra(s) << 1) | ((1 + slot_base(s)) << 6)
-                               for s in range(distance_slots)]
+        return BAD_DISTANCE_CODE
+    literal_payloads, distance_payloads = payloads(length_slots, distance_slots, nreps)
     literal_bits = max(max(literal_lengths), 1)
     distance_bits = max(max(distance_lengths), 1)
     literal_table = huffman.decoding_table(literal_lengths, literal_payloads, literal_bits)
     distance_table = huffman.decoding_table(distance_lengths, distance_payloads, distance_bits)
-    return _tokens(reader, literal_table, literal_bits, distance_table, distance_bits, size)
+    return _tokens(reader, literal_table, literal_bits, distance_table, distance_bits, out,
+                   size, reps)
 
 
-def _tokens(reader, literal_table, literal_bits, distance_table, distance_bits, size):
-    """``(problem, bytes)``: the tokens from the reader's position decoded
-    into ``size`` bytes, the stream ending cleanly after them."""
+def payloads(length_slots, distance_slots, nreps):
+    """``(literal, distance)``: what each symbol's decoding-table entry
+    holds.  A literal/length symbol's: a literal's byte, or COPY_FLAG with
+    its length slot's extra bits (from bit 9) and base length (from bit
+    14); a distance symbol's: twice a repeat's index, or 1 with its slot's
+    extra bits (from bit 1) and base distance (from bit 6)."""
+    literal = list(range(LITERALS)) + [
+        COPY_FLAG | (slot_extra(s) << 9) | ((MIN_COPY + slot_base(s)) << 14)
+        for s in range(length_slots)]
+    distance = [r << 1 for r in range(nreps)] + [
+        1 | (slot_extra(s) << 1) | ((1 + slot_base(s)) << 6) for s in range(distance_slots)]
+    return literal, distance
+
+
+def _tokens(reader, literal_table, literal_bits, distance_table, distance_bits, out, size,
+            reps):
+    """0 or a problem number: the tokens from the reader's position
+    appended to ``out`` until it holds ``size`` bytes, the stream ending
+    cleanly after them; ``reps`` updated as ``kernels.lz.decode`` does."""
     padded, end, pos = reader.padded, reader.end, reader.pos
     literal_shift, distance_shift = 64 - literal_bits, 64 - distance_bits
-    out = bytearray()
-    last = 1
+    r0, r1, r2 = reps
     while len(out) < size:
         if pos > end:
-            return BAD_TOKEN, b""
+            return BAD_TOKEN
         window = (int.from_bytes(padded[pos >> 3:(pos >> 3) + 8], "big") << (pos & 7)) & MASK64
         entry = literal_table[window >> literal_shift]
         if entry == 0:
-            return BAD_TOKEN, b""
+            return BAD_TOKEN
         n = entry & 15
         p = entry >> 4
         if p < COPY_FLAG:
@@ -462,25 +512,31 @@ def _tokens(reader, literal_table, literal_bits, distance_table, distance_bits, 
         window = (int.from_bytes(padded[pos >> 3:(pos >> 3) + 8], "big") << (pos & 7)) & MASK64
         entry = distance_table[window >> distance_shift]
         if entry == 0:
-            return BAD_TOKEN, b""
+            return BAD_TOKEN
         n = entry & 15
         pos += n
         p = entry >> 4
-        if p:
+        if p & 1:  # a new distance, pushed in front
             extra = (p >> 1) & 31
-            last = (p >> 6) + ((((window << n) & MASK64) >> (64 - extra)) if extra else 0)
+            r0, r1, r2 = ((p >> 6) + ((((window << n) & MASK64) >> (64 - extra)) if extra
+                                      else 0)), r0, r1
             pos += extra
+        elif p == 2:  # a repeat moved to the front
+            r0, r1 = r1, r0
+        elif p:
+            r0, r1, r2 = r2, r0, r1
         here = len(out)
-        if last > here or length > size - here:
-            return BAD_COPY, b""
-        if last >= length:
-            out += out[here - last:here - last + length]
+        if r0 > here or length > size - here:
+            return BAD_COPY
+        if r0 >= length:
+            out += out[here - r0:here - r0 + length]
         else:
-            out += (out[here - last:] * (length // last + 1))[:length]
+            out += (out[here - r0:] * (length // r0 + 1))[:length]
+    reps[:] = r0, r1, r2
     if pos > end:
-        return BAD_TOKEN, b""
+        return BAD_TOKEN
     spare = end - pos
     reader.pos = pos
     if spare >= 8 or reader.peek(spare) != 0:
-        return BAD_END, b""
-    return 0, bytes(out)
+        return BAD_END
+    return 0
