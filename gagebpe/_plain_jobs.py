@@ -22,7 +22,8 @@ from .plain import lags, lz, mixing, primed, xxh64
 LARGEST = _small.SMALL_BLOCK  # bytes of the largest input ``compress`` takes
 CODERS = _small.Coders(lz=lz.encode, mixed=mixing.encode, primed=primed.encode,
                        check=xxh64.block_check,
-                       repeat_counts=lags.repeat_counts, histogram=lz.histogram)
+                       repeat_counts=lags.repeat_counts, histogram=lz.histogram,
+                       choose_lag=lags.choose)
 # Seconds a byte takes here, for the command line to weigh this path
 # against loading the kernels (measured on text, median of runs).
 LZ_SECONDS = 15e-6  # compressing, a quick parse

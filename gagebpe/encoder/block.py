@@ -57,7 +57,7 @@ CODERS = _small.Coders(
     mixed=lambda data: _coding_mixed.encode(data),
     primed=lambda data: encode_primed(data),
     check=block_check,
-    repeat_counts=_filters.counts, histogram=_filters.histogram)
+    repeat_counts=_filters.counts, histogram=_filters.histogram, choose_lag=_filters.choose)
 # The grammar codings gagebpe writes, each with how it chooses its prefix,
 # fastest to decode first.
 GRAMMAR_CODINGS = ((PACKED, _cutoff.for_packed, _coding_packed.encode),

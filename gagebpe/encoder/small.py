@@ -52,14 +52,18 @@ class Coders(NamedTuple):
     primed: Callable  # the MIXED_PRIMED payload, or None
     check: Callable  # the block's data check
     repeat_counts: Callable  # (bytes, max lag) -> repeat counts (``plain.lags``)
-    histogram: Callable  # bytes -> the count of each byte value
+    histogram: Callable  # bytes -> the count of each byte value, a list
+    choose_lag: Callable  # ``plain.lags.choose``, or it compiled
 
 
 def lz_alone(data, coders):
     """Whether block ``data`` is one that LZ codes alone: at most TINY
     bytes, or more than PACKED_VALUES byte values and no filter's lag."""
-    return len(data) <= TINY or (len(set(data)) > PACKED_VALUES and not lags.best_lag(
-        data, coders.repeat_counts, coders.histogram))
+    if len(data) <= TINY:
+        return True
+    freq = coders.histogram(data)
+    return 256 - freq.count(0) > PACKED_VALUES and not lags.best_lag(
+        data, coders.repeat_counts, freq, coders.choose_lag)
 
 
 def looks_like_text(data):

@@ -48,13 +48,15 @@ def choose(counts, n, squares):
     return 0
 
 
-def best_lag(data, counts_of=repeat_counts, histogram=None):
+def best_lag(data, counts_of=repeat_counts, freq=None, choose_lag=choose):
     """The lag worth filtering ``data`` (at most a sample's size) with, or
     0: none where it is shorter than two of the longest lags.
-    ``counts_of(data, max_lag)`` gives the repeat counts and
-    ``histogram(data)`` the byte counts (by default in plain Python)."""
+    ``counts_of(data, max_lag)`` gives the repeat counts, ``freq`` is the
+    byte counts (None: counted here) and ``choose_lag`` is ``choose`` (or
+    the same rule compiled)."""
     n = len(data)
     if n < 2 * MAX_LAG:
         return 0
-    freq = histogram(data) if histogram else Counter(data).values()
-    return choose(counts_of(data, MAX_LAG), n, sum(f * f for f in freq))
+    if freq is None:
+        freq = Counter(data).values()
+    return choose_lag(counts_of(data, MAX_LAG), n, sum(f * f for f in freq))

@@ -172,7 +172,8 @@ def _coded_bits(literal_freq, distance_freq):
     """The bits of a part whose symbols have these frequencies, in the
     codes ``_pack`` would give them, with its code-length table (counted
     as ``kernels.lz.write`` writes it) and head."""
-    literal_lengths, distance_lengths = _lengths_of(literal_freq, distance_freq, _lz.REPS)
+    literal_lengths, distance_lengths = _lz.code_lengths_of(literal_freq, distance_freq,
+                                                           _lz.REPS)
     table, _ = _lz.table_symbols(np.concatenate([literal_lengths, distance_lengths]))
     table_freq = np.bincount(table, minlength=_lz.TABLE_SYMBOLS)
     table_lengths = _huffman.code_lengths(table_freq, _lz.TABLE_CODE)
@@ -215,38 +216,11 @@ def _price(lengths, n):
     return price
 
 
-def _code_lengths(literal_symbols, distance_symbols, nreps):
-    """The literal/length and distance codes' lengths for these symbols
-    (``_lengths_of``)."""
-    return _lengths_of(np.bincount(literal_symbols, minlength=_lz.LITERALS),
-                       np.bincount(distance_symbols[distance_symbols >= 0], minlength=nreps),
-                       nreps)
-
-
-def _lengths_of(literal_freq, distance_freq, nreps):
-    """The literal/length and distance codes' lengths for symbols of these
-    frequencies, each over the symbols up to the largest used (the
-    literals and the distance code's ``nreps`` repeats at least)."""
-    literal_freq = literal_freq[:max(_used(literal_freq), _lz.LITERALS)]
-    distance_freq = distance_freq[:max(_used(distance_freq), nreps)]
-    return (_huffman.code_lengths(literal_freq, _lz.MAX_CODE),
-            _huffman.code_lengths(distance_freq, _lz.MAX_CODE) if distance_freq.any()
-            else np.zeros(len(distance_freq), np.uint8))
-
-
-def _used(freq):
-    """One past the largest symbol with a nonzero frequency (0 if none)."""
-    nonzero = np.flatnonzero(freq)
-    return int(nonzero[-1]) + 1 if len(nonzero) else 0
-
-
 def _pack(literal_symbols, distance_symbols, length_extra, distance_extra, nreps):
     """``(bit stream, literal/length code lengths, distance code
     lengths)``, the first ``nreps`` distance symbols repeats."""
-    literal_lengths, distance_lengths = _code_lengths(literal_symbols, distance_symbols, nreps)
-    stream = _lz.write(np.concatenate([literal_lengths, distance_lengths]), literal_symbols,
-                       distance_symbols, length_extra, distance_extra, literal_lengths,
-                       distance_lengths, nreps)
+    stream, literal_lengths, distance_lengths = _lz.pack(
+        literal_symbols, distance_symbols, length_extra, distance_extra, nreps)
     return stream.tobytes(), literal_lengths, distance_lengths
 
 
