@@ -30,11 +30,12 @@ EXIT_OK, EXIT_ERROR, EXIT_WARNING = 0, 1, 2
 READ_SIZE = 1 << 20  # decompression: input read and output returned per step
 PROGRESS_FROM = 1 << 24  # bytes of input before a progress bar is worth it
 # A small job runs in plain Python (``gagebpe.plain``) where that takes less
-# than loading Numba and the kernels, about 0.75 s here (importing Numba
-# and loading a first cached kernel, medians of 7 runs); the bytes are the
+# than loading Numba and the kernels, 0.42-0.54 s here beyond Python's own
+# start (importing Numba, the encoder's modules and a 1 or 4 KB job's
+# cached kernels, medians of 7 runs with this path off); the bytes are the
 # same either way.  Compressed inputs larger than this are not read to
 # weigh them.
-KERNELS_SECONDS = 0.6
+KERNELS_SECONDS = 0.45
 PLAIN_INPUT_LARGEST = 64 << 10
 
 
