@@ -183,7 +183,7 @@ def _coded_bits(literal_freq, distance_freq):
                + (distance_freq[:len(distance_lengths)] * distance_lengths).sum())
 
 
-_TABLE_EXTRA = np.array([_lz.table_extra(s) for s in range(_lz.TABLE_SYMBOLS)])
+_TABLE_EXTRA = np.array([plain_lz.table_extra(s) for s in range(_lz.TABLE_SYMBOLS)])
 
 
 _PART = struct.Struct("<IBBI")
