@@ -17,7 +17,8 @@ several streams cut where one of them ends is a valid file of the streams
 before the cut (as in gzip, xz and zstd, no format can tell).  The other
 readers (the incremental ``Decompressor`` fed in pieces, ``GageBPEFile``
 and ``describe``) must agree with the one-shot decoder; so must a 1994
-case's.  The 1994 format has no checksum, so a 1994 case may also decode
+case's; and the plain path (the command line's small jobs) must give the
+same bytes or decline, never other bytes or an exception.  The 1994 format has no checksum, so a 1994 case may also decode
 to other bytes ("unchecked output"); it must still never crash, hang or
 raise anything else.  Cases run in a worker process, so that a crash or a
 hang is counted (and the worker restarted) rather than ending the
@@ -38,6 +39,11 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 20.0  # seconds for one case before it counts as a hang
+# The plain path (``_plain_jobs``: the command line's small jobs, without
+# Numba) reads compressed inputs up to this size; it must give the kernels'
+# bytes or decline.
+PLAIN_LARGEST = 64 << 10
+PLAIN_EVERY = 16  # plain Python decodes at 5 MB/s: one case in 16 (by its CRC) is read so
 BATCH = 200
 
 
@@ -302,6 +308,14 @@ def other_readers(fmt, blob, out):
                 return "describe disagrees"
         elif got != out:
             return f"{name} reader disagrees"
+    if fmt == "gbpe" and len(blob) <= PLAIN_LARGEST and zlib.crc32(blob) % PLAIN_EVERY == 0:
+        from gagebpe import _plain_jobs
+        try:
+            plain = _plain_jobs.decompress(blob)
+        except Exception as e:  # the plain path declines, it never raises
+            return f"plain: {type(e).__name__}"
+        if plain is not None and plain != out:
+            return "plain reader disagrees"
     return None
 
 
