@@ -53,8 +53,7 @@ LITERALS = 256
 # Repeat distances: an LZ_PARTS block keeps REPS, each with a distance
 # symbol (0 the latest), starting from FIRST_REPS; an LZ block gives one
 # a symbol.  Each kernel takes ``nreps``, the number with symbols.
-REPS = 3
-FIRST_REPS = (1, 2, 3)
+REPS, FIRST_REPS = plain_lz.REPS, plain_lz.FIRST_REPS
 # Codes are at most this long, so that a code is found with one look-up
 # in a table of 2^MAX_CODE entries (the Canterbury files under 64 KB code
 # no larger than with 15-bit codes).
@@ -73,7 +72,7 @@ PADDING = 32
 # (u8), then the bit stream.  An LZ_PARTS part: its size (u32), its slots
 # as LZ's, its bit stream's bytes (u32), then the bit stream.
 HEAD = 2
-PART_HEAD = 10
+PART_HEAD = plain_lz.PART.size
 PROBLEMS = (None,
             "LZ block shorter than its header, or with more slots than a block uses",
             "LZ block's code-length table is malformed",
@@ -605,8 +604,8 @@ def _code_table(lengths, payloads):
     ``bits`` the longest length) of the code with these lengths, each at
     most MAX_CODE, symbol s decoding to ``(payloads[s] << 4) | length``;
     ``(empty, 0)`` unless the code is complete or a single code of one bit
-    (``huffman.is_complete``).  Built in one pass over the lengths: a
-    small block's tables were a quarter of its decoding time."""
+    (``huffman.is_complete``).  One pass over the lengths counts them,
+    checks the code and assigns the canonical codes."""
     counts = np.zeros(MAX_CODE + 1, np.int64)
     for n in lengths:
         counts[n] += 1

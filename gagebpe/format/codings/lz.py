@@ -17,7 +17,6 @@ codes serves.
 Imports ``_errors``, ``format.registry``, ``plain.lz`` (its first prices)
 and the kernels ``kernels.huffman``, ``kernels.lz``.
 """
-import struct
 from typing import NamedTuple
 
 import numpy as np
@@ -186,7 +185,7 @@ def _coded_bits(literal_freq, distance_freq):
 _TABLE_EXTRA = np.array([plain_lz.table_extra(s) for s in range(_lz.TABLE_SYMBOLS)])
 
 
-_PART = struct.Struct("<IBBI")
+_PART = plain_lz.PART
 
 
 def _first_reps():
