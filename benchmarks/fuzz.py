@@ -18,9 +18,10 @@ before the cut (as in gzip, xz and zstd, no format can tell).  The other
 readers (the incremental ``Decompressor`` fed in pieces, ``GageBPEFile``
 and ``describe``) must agree with the one-shot decoder; so must a 1994
 case's; and the plain path (the command line's small jobs) must give the
-same bytes or decline, never other bytes or an exception.  The 1994 format has no checksum, so a 1994 case may also decode
-to other bytes ("unchecked output"); it must still never crash, hang or
-raise anything else.  Cases run in a worker process, so that a crash or a
+same bytes or decline, never other bytes or an exception.  The 1994
+format has no checksum, so a 1994 case may also decode to other bytes
+("unchecked output"); it must still never crash, hang or raise anything
+else.  Cases run in a worker process, so that a crash or a
 hang is counted (and the worker restarted) rather than ending the
 campaign.  Prints the counts per outcome and per mutation.
 """
@@ -288,12 +289,15 @@ def other_readers(fmt, blob, out):
     they agree: the incremental reader and the file reader must give the
     same bytes or a documented error with it, and for gbpe ``describe``
     (which does not decode payloads) must raise none where it decodes, and
-    add up to its length."""
+    add up to its length; so must a range read of everything (through the
+    block map), and a seek into a valid stream read what it holds there."""
     import gagebpe
     readers = (("incremental", incremental if fmt == "gbpe" else incremental_1994),
                ("file", lambda b: gagebpe.GageBPEFile(io.BytesIO(b), format=fmt).read()))
     if fmt == "gbpe":
-        readers += (("describe", lambda b: gagebpe.describe(io.BytesIO(b))),)
+        readers += (("describe", lambda b: gagebpe.describe(io.BytesIO(b))),
+                    ("range", lambda b: gagebpe.read_range(b, 0, 1 << 40,
+                                                           limit=gagebpe.DEFAULT_LIMIT)))
     for name, read in readers:
         try:
             got = read(blob)
@@ -308,6 +312,15 @@ def other_readers(fmt, blob, out):
                 return "describe disagrees"
         elif got != out:
             return f"{name} reader disagrees"
+    if fmt == "gbpe" and out:  # a seek into the middle, and a read across blocks
+        at = zlib.crc32(blob) % len(out)
+        try:
+            with gagebpe.GageBPEFile(io.BytesIO(blob)) as f:
+                f.seek(at)
+                if f.read(4096) != out[at:at + 4096]:
+                    return "seek and read disagree"
+        except Exception as e:
+            return f"seek: {type(e).__name__} on a valid stream"
     if fmt == "gbpe" and len(blob) <= PLAIN_LARGEST and zlib.crc32(blob) % PLAIN_EVERY == 0:
         from gagebpe import _plain_jobs
         try:

@@ -25,7 +25,7 @@ from .format.container import StreamInfo, describe
 
 if TYPE_CHECKING:
     from . import gage1994, grammar
-    from ._file import GageBPEFile, open
+    from ._file import GageBPEFile, open, read_range
     from .decoder.stream import Decompressor, decompress
     from .encoder.stream import Compressor, compress
 
@@ -35,14 +35,14 @@ from . import fsspec as _fsspec  # noqa: E402  (registers "gbpe" when fsspec loa
 _fsspec.install()
 
 _LAZY = {
-    "GageBPEFile": "._file", "open": "._file",
+    "GageBPEFile": "._file", "open": "._file", "read_range": "._file",
     "Compressor": ".encoder.stream", "Decompressor": ".decoder.stream",
     "compress": ".encoder.stream", "decompress": ".decoder.stream",
     "grammar": ".grammar", "gage1994": ".gage1994",
 }
 
-__all__ = ["compress", "decompress", "open", "GageBPEFile", "Compressor", "Decompressor",
-           "describe", "StreamInfo", "grammar", "gage1994", "GageBPEError",
+__all__ = ["compress", "decompress", "open", "read_range", "GageBPEFile", "Compressor",
+           "Decompressor", "describe", "StreamInfo", "grammar", "gage1994", "GageBPEError",
            "KernelCacheWarning", "DEFAULT_LEVEL", "DEFAULT_LIMIT"]
 
 

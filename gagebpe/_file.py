@@ -18,7 +18,7 @@ import warnings
 
 from ._arguments import check_format, check_limit
 from ._errors import TRUNCATED
-from .decoder import stream as _stream_decoder
+from .decoder import ranges as _ranges, stream as _stream_decoder
 from .encoder import stream as _stream_encoder
 from .format import gage1994 as _gage1994_stream
 
@@ -30,9 +30,16 @@ class DecompressReader(io.RawIOBase):
     """Raw reader of the decompressed bytes of the concatenated streams in
     the binary file ``fp``, at most ``limit`` of them in all (None: no
     limit).  ``new_decompressor(limit)`` makes the decompressor of each
-    stream, which may give what the earlier ones left of the limit."""
+    stream, which may give what the earlier ones left of the limit.
 
-    def __init__(self, fp, new_decompressor, limit=None):
+    Reads decompress the streams in order.  Where ``fp`` is seekable and
+    ``new_map(fp, limit)`` is given, the first seek maps the blocks
+    instead (``decoder.ranges.BlockMap``, from where ``fp`` stood at the
+    start) and every read after it decodes only the blocks it needs;
+    otherwise a seek backwards starts again from the beginning and one
+    forwards reads its way there, as ``lzma``'s reader does."""
+
+    def __init__(self, fp, new_decompressor, limit=None, new_map=None):
         self._fp = fp
         self._new = new_decompressor
         self._limit = limit
@@ -40,6 +47,10 @@ class DecompressReader(io.RawIOBase):
         self._pos = 0
         self._size = -1  # known once EOF is reached
         self._decompressor = self._new_decompressor()
+        seekable = getattr(fp, "seekable", None)
+        self._new_map = new_map if new_map is not None and seekable and seekable() else None
+        self._origin = fp.tell() if self._new_map is not None else 0
+        self._map = None  # the BlockMap, from the first seek on
 
     def _new_decompressor(self):
         return self._new(None if self._limit is None else self._limit - self._pos)
@@ -63,6 +74,10 @@ class DecompressReader(io.RawIOBase):
     def read(self, size=-1):
         if size < 0:
             return self.readall()
+        if self._map is not None:
+            data = self._map.read(self._pos, size)
+            self._pos += len(data)
+            return data
         if not size or self._eof:
             return b""
         data = None
@@ -103,6 +118,16 @@ class DecompressReader(io.RawIOBase):
         self._decompressor = self._new_decompressor()
 
     def seek(self, offset, whence=io.SEEK_SET):
+        if whence not in (io.SEEK_SET, io.SEEK_CUR, io.SEEK_END):
+            raise ValueError(f"Invalid value for whence: {whence}")
+        if self._map is None and self._new_map is not None:
+            self._fp.seek(self._origin)
+            self._map = self._new_map(self._fp, self._limit)
+            self._decompressor = None
+        if self._map is not None:
+            base = (0, self._pos, self._map.size)[whence]
+            self._pos = max(0, min(base + offset, self._map.size))
+            return self._pos
         if whence == io.SEEK_SET:
             pass
         elif whence == io.SEEK_CUR:
@@ -112,8 +137,6 @@ class DecompressReader(io.RawIOBase):
                 while self.read(io.DEFAULT_BUFFER_SIZE):
                     pass
             offset = self._size + offset
-        else:
-            raise ValueError(f"Invalid value for whence: {whence}")
         if offset < self._pos:
             self._rewind()
         else:
@@ -157,6 +180,13 @@ class GageBPEFile(io.BufferedIOBase):
     first block past it (None, the default: no limit).  ``threads`` codes
     or decodes that many gbpe blocks at once.  Reading holds one block in
     memory at a time (per thread), writing one block per thread.
+
+    A gbpe file read from a seekable file object seeks without decoding
+    what comes before: the first seek maps its blocks (reading their
+    headers and each stream's trailer, not their payloads), and reads
+    after it decode only the blocks they need, one at a time.  Elsewhere
+    (a pipe, the 1994 format) seeking backwards starts again from the
+    beginning.
     """
 
     def __init__(self, filename=None, mode="r", *, format="gbpe", level=None,
@@ -193,7 +223,8 @@ class GageBPEFile(io.BufferedIOBase):
             raise TypeError("filename must be a str, bytes, file or PathLike object")
         self._mode = mode_code
         if self._mode == _MODE_READ:
-            reader = DecompressReader(self._fp, _decompressor_factory(format, threads), limit)
+            reader = DecompressReader(self._fp, _decompressor_factory(format, threads), limit,
+                                      _ranges.BlockMap.scan if format == "gbpe" else None)
             self._buffer = io.BufferedReader(reader)
 
     def close(self):
@@ -301,6 +332,26 @@ class GageBPEFile(io.BufferedIOBase):
         if not self.seekable():
             raise io.UnsupportedOperation(
                 "The underlying file object does not support seeking")
+
+
+def read_range(file, offset, size, *, limit=None):
+    """The original bytes ``[offset, offset + size)`` of the gbpe file
+    ``file`` (fewer past its end, as slicing gives): a path (str or
+    PathLike), a seekable
+    binary file object (read from its current position) or a bytes-like
+    object.  Decodes only the blocks that hold the range.  Raises as
+    ``decompress`` does (``limit`` too, on the whole file), and before
+    decoding anything if the file's layout is wrong anywhere."""
+    if offset < 0 or size < 0:
+        raise ValueError("offset and size must not be negative")
+    if isinstance(file, (str, os.PathLike)):
+        with builtins.open(file, "rb") as fp:
+            return _ranges.BlockMap.scan(fp, check_limit(limit)).read(offset, size)
+    if isinstance(file, (bytes, bytearray, memoryview)):
+        file = io.BytesIO(file)
+    elif not (hasattr(file, "seekable") and file.seekable()):
+        raise io.UnsupportedOperation("read_range needs a seekable file")
+    return _ranges.BlockMap.scan(file, check_limit(limit)).read(offset, size)
 
 
 def open(filename, mode="rb", *, format="gbpe", level=None, block_size=None, threads=1,

@@ -31,7 +31,7 @@ PLAUSIBLE_EXPANSION = 1024  # runs expand further; they take the joining path
 
 # -- decompressing ----------------------------------------------------------------
 
-def _decode(payload):
+def decode_block(payload):
     """The checked bytes of one block (a uint8 array)."""
     out = np.empty(payload.block.size, np.uint8)
     return _decode_into(payload, out)
@@ -140,9 +140,9 @@ class Decompressor:
             if self._threads > 1:
                 if self._executor is None:
                     self._executor = ThreadPoolExecutor(self._threads)
-                self._decoded.append(self._executor.submit(_decode, unit))
+                self._decoded.append(self._executor.submit(decode_block, unit))
             else:
-                self._decoded.append(_decode(unit))
+                self._decoded.append(decode_block(unit))
         elif isinstance(unit, End):
             self.unused_data = bytes(self._input[self._input_pos:])
             self._input, self._input_pos = bytearray(), 0
@@ -219,7 +219,7 @@ def _decode_all(blocks, total, input_size, executor):
     (a forged layout can declare far more than its blocks will make)."""
     if total > PLAUSIBLE_EXPANSION * input_size:
         run = executor.map if executor is not None else map
-        return b"".join(run(_decode, blocks))
+        return b"".join(run(decode_block, blocks))
     owner, out = _inplace_bytes.allocate(total)
     _decode_in_place(blocks, out, executor)
     return _inplace_bytes.finish(owner)
