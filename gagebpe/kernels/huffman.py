@@ -108,8 +108,9 @@ def encoded_bits(symbols, lengths):
 def encode(symbols, lengths, out):
     """Write the codes of ``symbols`` MSB first into the zeroed buffer
     ``out`` of ``ceil(encoded_bits / 8)`` bytes."""
-    encode_contextual(symbols, np.zeros(lengths.shape[0], np.uint8),
-                      lengths.reshape(1, lengths.shape[0]), out)
+    write_codes(symbols, np.zeros(lengths.shape[0], np.uint8),
+                canonical_codes(lengths).reshape(1, lengths.shape[0]),
+                lengths.reshape(1, lengths.shape[0]), out, 0)
 
 
 @njit(cache=True, nogil=True)
@@ -130,9 +131,18 @@ def encode_contextual(symbols, classes, lengths, out):
     codes = np.empty(lengths.shape, np.int64)
     for c in range(lengths.shape[0]):
         codes[c] = canonical_codes(lengths[c])
+    write_codes(symbols, classes, codes, lengths, out, 0)
+
+
+@njit(cache=True, nogil=True)
+def write_codes(symbols, classes, codes, lengths, out, pos):
+    """Write the codes of ``symbols`` MSB first into the zeroed ``out`` from
+    byte ``pos`` on, symbol i in the code of context ``classes[symbols[i -
+    1]]`` (``codes[c]``, the canonical codes of ``lengths[c]``; the first in
+    context 0); returns where the last code's byte ends.  A caller coding
+    many sequences in one code computes its codes once."""
     acc = np.uint64(0)
     nbits = 0
-    pos = 0
     context = 0
     for s in symbols:
         n = int(lengths[context, s])
@@ -145,6 +155,8 @@ def encode_contextual(symbols, classes, lengths, out):
             pos += 1
     if nbits:
         out[pos] = np.uint8((acc << np.uint64(8 - nbits)) & np.uint64(0xFF))
+        pos += 1
+    return pos
 
 
 # -- decoding ------------------------------------------------------------------------

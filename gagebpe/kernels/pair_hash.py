@@ -4,7 +4,7 @@ pair maps to), a multiplicative hash and linear probing.  A table's size is
 a power of two and it is kept at most half full.
 
 The compression engine (``kernels.re_pair``) and the tokenizers' kernels
-(``tokenizers.kernels.word_merges``, ``tokenizers.kernels.rank_merge``)
+(``tokenizers.kernels.word_merges``, ``kernels.rank_merge``)
 share these; ``kernels.re_pair`` adds tombstones of its own.
 
 Imports ``_jit``.

@@ -17,7 +17,7 @@ text (``ties="first"``: minbpe's rule) or to the smallest pair of ids
 (``ties="rustbpe"``: rustbpe's).
 
 Imports ``_errors``, the kernels ``tokenizers.kernels.byte_vocab``, ``tokenizers.kernels.distinct``,
-``tokenizers.kernels.rank_merge``, ``tokenizers.kernels.word_merges``, and ``_patterns``,
+``kernels.rank_merge``, ``tokenizers.kernels.word_merges``, and ``_patterns``,
 ``_unicode`` and ``_byte_files``.
 """
 import functools
@@ -28,7 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .kernels import (byte_vocab as _byte_vocab, distinct as _distinct, rank_merge as _rank_merge,
+from ..kernels import rank_merge as _rank_merge
+from .kernels import (byte_vocab as _byte_vocab, distinct as _distinct,
                       word_merges as _word_merges)
 from ._errors import TokenizerError
 from . import _byte_files, _patterns, _unicode

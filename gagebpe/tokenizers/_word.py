@@ -19,7 +19,7 @@ Encoding merges the lowest-ranked pair present, repeatedly: the merges
 replayed in rank order.
 
 Imports ``_errors``, ``_jit`` (to know whether kernels are compiled), the
-kernels ``tokenizers.kernels.word_merges`` and ``tokenizers.kernels.rank_merge``, and ``_words`` and
+kernels ``tokenizers.kernels.word_merges`` and ``kernels.rank_merge``, and ``_words`` and
 ``_codes``.
 """
 import json
@@ -27,8 +27,8 @@ import re
 
 import numpy as np
 
-from .kernels import (distinct as _distinct, rank_merge as _rank_merge,
-                      word_merges as _word_merges, word_text as _word_text)
+from ..kernels import rank_merge as _rank_merge
+from .kernels import distinct as _distinct, word_merges as _word_merges, word_text as _word_text
 from ._errors import TokenizerError, UnknownCharacterError
 from . import _codes, _words
 

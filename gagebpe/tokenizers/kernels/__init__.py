@@ -1,4 +1,4 @@
 """The tokenizers' Numba kernels: pre-tokenization (``pretokenize``),
-distinct pieces (``distinct``), merge training (``word_merges``,
-``word_text``, ``byte_vocab``) and rank-ordered encoding
-(``rank_merge``).  Internal."""
+distinct pieces (``distinct``) and merge training (``word_merges``,
+``word_text``, ``byte_vocab``).  Rank-ordered encoding, which
+dictionaries share, is ``gagebpe.kernels.rank_merge``.  Internal."""

@@ -8,17 +8,17 @@ encodes a chunk as one token when its bytes are one; otherwise it starts
 from single bytes and, repeatedly, joins the adjacent pair whose joined
 bytes form the token of lowest rank (the leftmost of equals).  So the merge
 table holds every pair of tokens whose bytes join into a token, at that
-token's rank (``split_pairs``), and ``tokenizers.kernels.rank_merge`` does the joining.
+token's rank (``split_pairs``), and ``kernels.rank_merge`` does the joining.
 
 Imports ``_jit``, ``tokenizers.kernels.distinct``,
-``tokenizers.kernels.pretokenize`` and ``tokenizers.kernels.rank_merge``.
+``tokenizers.kernels.pretokenize`` and ``kernels.rank_merge``.
 """
 import numpy as np
 
 from .distinct import content_hash as _hash, distinct
 from ..._jit import njit
 from .pretokenize import split_texts
-from .rank_merge import NO_RANK, encode_pieces
+from ...kernels.rank_merge import NO_RANK, encode_pieces
 
 
 @njit(cache=True, nogil=True)

@@ -16,8 +16,8 @@ Imports ``_jit`` and ``kernels.pair_hash``.
 """
 import numpy as np
 
-from ..._jit import njit
-from ...kernels.pair_hash import EMPTY, lookup, new_table, pair_key, slot
+from .._jit import njit
+from .pair_hash import EMPTY, lookup, new_table, pair_key, slot
 
 SHORT = 32
 NO_RANK = np.int64(1) << 62
