@@ -26,8 +26,10 @@ from .format.container import StreamInfo, describe
 if TYPE_CHECKING:
     from . import gage1994, grammar
     from ._file import GageBPEFile, open, read_range
-    from .decoder.stream import Decompressor, decompress
-    from .encoder.stream import Compressor, compress
+    from .decoder.stream import Decompressor, decompress, decompress_many
+    from .encoder.dictionary import train_dictionary
+    from .encoder.stream import Compressor, compress, compress_many
+    from .format.dictionary import Dictionary
 
 
 from . import fsspec as _fsspec  # noqa: E402  (registers "gbpe" when fsspec loads)
@@ -38,11 +40,14 @@ _LAZY = {
     "GageBPEFile": "._file", "open": "._file", "read_range": "._file",
     "Compressor": ".encoder.stream", "Decompressor": ".decoder.stream",
     "compress": ".encoder.stream", "decompress": ".decoder.stream",
+    "compress_many": ".encoder.stream", "decompress_many": ".decoder.stream",
+    "train_dictionary": ".encoder.dictionary", "Dictionary": ".format.dictionary",
     "grammar": ".grammar", "gage1994": ".gage1994",
 }
 
 __all__ = ["compress", "decompress", "open", "read_range", "GageBPEFile", "Compressor",
-           "Decompressor", "describe", "StreamInfo", "grammar", "gage1994", "GageBPEError",
+           "Decompressor", "compress_many", "decompress_many", "train_dictionary", "Dictionary",
+           "describe", "StreamInfo", "grammar", "gage1994", "GageBPEError",
            "KernelCacheWarning", "DEFAULT_LEVEL", "DEFAULT_LIMIT"]
 
 

@@ -152,18 +152,33 @@ class DecompressReader(io.RawIOBase):
         return self._pos
 
 
-def _decompressor_factory(format, threads):
+def _decompressor_factory(format, threads, dictionary):
     if format == "gage1994":
+        if dictionary is not None:
+            raise ValueError("the gage1994 format has no dictionaries")
         return lambda limit: _gage1994_stream.Decompressor(limit=limit)
-    return lambda limit: _stream_decoder.Decompressor(threads=threads, limit=limit)
+    return lambda limit: _stream_decoder.Decompressor(threads=threads, limit=limit,
+                                                      dictionary=dictionary)
 
 
-def _compressor(format, level, block_size, threads):
+def _map_factory(format, dictionary):
+    """How a reader maps the blocks of a seekable file (None: it cannot)."""
+    if format != "gbpe":
+        return None
+    if dictionary is None:
+        return _ranges.BlockMap.scan
+    from .format.dictionary import given
+    dictionaries = given(dictionary)
+    return lambda fp, limit: _ranges.BlockMap.scan(fp, limit, dictionaries)
+
+
+def _compressor(format, level, block_size, threads, dictionary):
     if format == "gage1994":
-        if level is not None or block_size is not None:
-            raise ValueError("the gage1994 format has no level or block size")
+        if level is not None or block_size is not None or dictionary is not None:
+            raise ValueError("the gage1994 format has no level, block size or dictionary")
         return _gage1994_stream.Compressor()
-    return _stream_encoder.Compressor(level, block_size=block_size, threads=threads)
+    return _stream_encoder.Compressor(level, block_size=block_size, threads=threads,
+                                      dictionary=dictionary)
 
 
 class GageBPEFile(io.BufferedIOBase):
@@ -179,7 +194,9 @@ class GageBPEFile(io.BufferedIOBase):
     would give more bytes than that in all raises ``GageBPEError`` at the
     first block past it (None, the default: no limit).  ``threads`` codes
     or decodes that many gbpe blocks at once.  Reading holds one block in
-    memory at a time (per thread), writing one block per thread.
+    memory at a time (per thread), writing one block per thread.  A file
+    written with a ``dictionary`` (``gagebpe.train_dictionary``'s) is read
+    with it.
 
     A gbpe file read from a seekable file object seeks without decoding
     what comes before: the first seek maps its blocks (reading their
@@ -190,7 +207,7 @@ class GageBPEFile(io.BufferedIOBase):
     """
 
     def __init__(self, filename=None, mode="r", *, format="gbpe", level=None,
-                 block_size=None, threads=1, limit=None, max_length=None):
+                 block_size=None, threads=1, limit=None, max_length=None, dictionary=None):
         self._fp = None
         self._closefp = False
         self._mode = _MODE_CLOSED
@@ -207,7 +224,7 @@ class GageBPEFile(io.BufferedIOBase):
             if limit is not None:
                 raise ValueError("limit applies only when reading")
             mode_code = _MODE_WRITE
-            self._compressor = _compressor(format, level, block_size, threads)
+            self._compressor = _compressor(format, level, block_size, threads, dictionary)
             self._pos = 0
         else:
             raise ValueError(f"Invalid mode: {mode!r}")
@@ -223,8 +240,8 @@ class GageBPEFile(io.BufferedIOBase):
             raise TypeError("filename must be a str, bytes, file or PathLike object")
         self._mode = mode_code
         if self._mode == _MODE_READ:
-            reader = DecompressReader(self._fp, _decompressor_factory(format, threads), limit,
-                                      _ranges.BlockMap.scan if format == "gbpe" else None)
+            reader = DecompressReader(self._fp, _decompressor_factory(format, threads, dictionary),
+                                      limit, _map_factory(format, dictionary))
             self._buffer = io.BufferedReader(reader)
 
     def close(self):
@@ -334,28 +351,30 @@ class GageBPEFile(io.BufferedIOBase):
                 "The underlying file object does not support seeking")
 
 
-def read_range(file, offset, size, *, limit=None):
+def read_range(file, offset, size, *, limit=None, dictionary=None):
     """The original bytes ``[offset, offset + size)`` of the gbpe file
     ``file`` (fewer past its end, as slicing gives): a path (str or
     PathLike), a seekable
     binary file object (read from its current position) or a bytes-like
     object.  Decodes only the blocks that hold the range.  Raises as
     ``decompress`` does (``limit`` too, on the whole file), and before
-    decoding anything if the file's layout is wrong anywhere."""
+    decoding anything if the file's layout is wrong anywhere.  A file
+    written with a ``dictionary`` is read with it."""
+    scan = _map_factory("gbpe", dictionary)
     if offset < 0 or size < 0:
         raise ValueError("offset and size must not be negative")
     if isinstance(file, (str, os.PathLike)):
         with builtins.open(file, "rb") as fp:
-            return _ranges.BlockMap.scan(fp, check_limit(limit)).read(offset, size)
+            return scan(fp, check_limit(limit)).read(offset, size)
     if isinstance(file, (bytes, bytearray, memoryview)):
         file = io.BytesIO(file)
     elif not (hasattr(file, "seekable") and file.seekable()):
         raise io.UnsupportedOperation("read_range needs a seekable file")
-    return _ranges.BlockMap.scan(file, check_limit(limit)).read(offset, size)
+    return scan(file, check_limit(limit)).read(offset, size)
 
 
 def open(filename, mode="rb", *, format="gbpe", level=None, block_size=None, threads=1,
-         limit=None, encoding=None, errors=None, newline=None, max_length=None):
+         limit=None, encoding=None, errors=None, newline=None, max_length=None, dictionary=None):
     """Open a compressed file in binary or text mode.
 
     Binary modes ("r", "rb", "w", "wb", "x", "xb", "a", "ab") return a
@@ -378,7 +397,8 @@ def open(filename, mode="rb", *, format="gbpe", level=None, block_size=None, thr
         warnings.warn("max_length= is now limit=", DeprecationWarning, stacklevel=2)
         limit = max_length
     binary_file = GageBPEFile(filename, mode.replace("t", ""), format=format, level=level,
-                              block_size=block_size, threads=threads, limit=limit)
+                              block_size=block_size, threads=threads, limit=limit,
+                              dictionary=dictionary)
     if "t" in mode:
         encoding = io.text_encoding(encoding)
         return io.TextIOWrapper(binary_file, encoding, errors, newline)

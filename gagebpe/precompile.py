@@ -73,6 +73,14 @@ def _exercise():
     # above, but may from anyone's data or older files
     from .format import fast as _fast
     _fast.compile_kernels()
+    lines = [b"%d: %s\n" % (i, sample(60 + i % 50)[i % 7:]) for i in range(400)]
+    d = gagebpe.Dictionary.from_bytes(bytes(gagebpe.train_dictionary(lines[:300], 8000)))
+    blobs = gagebpe.compress_many(lines[300:], dictionary=d)
+    _check(gagebpe.decompress_many(blobs, dictionary=d) == lines[300:], "decompress_many")
+    _check(gagebpe.decompress(blobs[0], dictionary=d) == lines[300], "a record")
+    big = sample(100_000)
+    _check(gagebpe.decompress(gagebpe.compress(big, dictionary=d), dictionary=d) == big,
+           "a dictionary's stream")
     g = gagebpe.grammar.encode(sample(5000))
     _check(gagebpe.grammar.decode(g.merges, g.ids) == sample(5000), "grammar.decode")
     for data in (sample(20000), b"a" * 6000, bytes(range(256)) * 8):

@@ -53,10 +53,11 @@ def byte_strings(max_size=3000):
         low_entropy, structured)
 
 
-def payload_spans(blob):
+def payload_spans(blob, dictionaries=None):
     """``[(start, end, BlockHeader), ...]``: where the payload of each block
-    of the single stream ``blob`` lies, and its block's header."""
-    parser, view, pos, spans = _container.Parser(), memoryview(blob), 0, []
+    of the single stream ``blob`` lies, and its block's header
+    (``dictionaries``: the ``{id: Dictionary}`` it may name)."""
+    parser, view, pos, spans = _container.Parser(dictionaries), memoryview(blob), 0, []
     while not parser.done:
         unit, n = parser.parse(view[pos:])
         if isinstance(unit, _container.Payload):

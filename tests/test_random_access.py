@@ -251,7 +251,7 @@ def test_trailing_garbage_is_refused():
 def test_a_corrupt_payload_fails_its_block_only():
     blob = bytearray(stream(DATA, block_size=1 << 14))
     blocks = BlockMap.scan(io.BytesIO(blob))
-    at, _ = blocks._places[3]
+    at, _, _ = blocks._places[3]
     blob[at + 40] ^= 0x10
     blocks = BlockMap.scan(io.BytesIO(blob))
     assert blocks.read(0, 1000) == DATA[:1000]

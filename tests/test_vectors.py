@@ -66,11 +66,11 @@ def test_every_reader_decodes_a_valid_vector(name):
     assert (plain_out is not None) == (codings <= PLAIN_CODINGS)
 
 
-def _block_headers(blob):
+def _block_headers(blob, dictionaries=None):
     from gagebpe.format import container
     view, at = memoryview(blob), 0
     while at < len(blob):
-        parser = container.Parser()
+        parser = container.Parser(dictionaries)
         while not parser.done:
             unit, n = parser.parse(view[at:], final=True)
             at += n
@@ -97,7 +97,36 @@ def test_every_reader_refuses_a_malformed_vector(name):
 def test_the_vectors_cover_every_coding_and_the_format_lists_them():
     covered = {unit.coding for name in MANIFEST["valid"]
                for unit in _block_headers((VECTORS / f"{name}.gbpe").read_bytes())}
+    for name, entry in MANIFEST["with_dictionary"].items():
+        if "sha256" in entry:
+            d = gagebpe.Dictionary.from_bytes((VECTORS / entry["dictionary"]).read_bytes())
+            covered |= {unit.coding for unit in _block_headers(
+                (VECTORS / f"{name}.gbpe").read_bytes(), {d.id: d})}
     assert covered == set(registry.CODINGS) - {registry.END_OF_BLOCKS}
     section = FORMAT.read_text().split("## 7. Conformance vectors", 1)[1].split("\n## ", 1)[0]
     assert "tests/vectors/" in section and "vectors.json" in section
     assert re.search(r"malformed streams", section)
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST["with_dictionary"]))
+def test_every_reader_takes_a_vector_with_its_dictionary(name):
+    entry = MANIFEST["with_dictionary"][name]
+    dictionary = gagebpe.Dictionary.from_bytes((VECTORS / entry["dictionary"]).read_bytes())
+    blob = (VECTORS / f"{name}.gbpe").read_bytes()
+    readers = [lambda b: gagebpe.decompress(b, dictionary=dictionary),
+               lambda b: gagebpe.decompress_many([b], dictionary=dictionary)[0],
+               lambda b: gagebpe.Decompressor(dictionary=dictionary).decompress(b),
+               lambda b: gagebpe.GageBPEFile(io.BytesIO(b), dictionary=dictionary).read(),
+               lambda b: gagebpe.read_range(b, 0, 1 << 30, dictionary=dictionary)]
+    if "error" in entry:
+        for read in readers:
+            with pytest.raises(ERRORS[entry["error"]], match=entry["match"]):
+                read(blob)
+        return
+    expected = (VECTORS / f"{name}.out").read_bytes()
+    assert hashlib.sha256(expected).hexdigest() == entry["sha256"]
+    for read in readers:
+        assert read(blob) == expected
+    assert sum(i.size for i in gagebpe.describe(io.BytesIO(blob))) == len(expected)
+    with pytest.raises(gagebpe.GageBPEError, match=f"{dictionary.id:#010x}"):
+        gagebpe.decompress(blob)

@@ -33,22 +33,23 @@ class BlockMap:
 
     def __init__(self, fp, places, starts):
         self._fp = fp
-        self._places = places  # per block: (file offset of its payload, BlockHeader)
+        self._places = places  # per block: (file offset of its payload, BlockHeader, dictionary)
         self._starts = starts  # per block, and one past the last: original offsets
         self._last = (-1, None)  # the block decoded last, and its bytes
 
     @classmethod
-    def scan(cls, fp, limit=None):
+    def scan(cls, fp, limit=None, dictionaries=None):
         """The map of the streams in ``fp`` from its current position to
         its end; more than ``limit`` original bytes in all (None: no limit)
         raise ``GageBPEError``, as do malformed streams and bytes after the
-        last stream that are not one; ``EOFError`` a file cut short."""
+        last stream that are not one; ``EOFError`` a file cut short.
+        ``dictionaries``: the ``{id: Dictionary}`` the streams may name."""
         at = fp.tell()
         end = fp.seek(0, io.SEEK_END)
         fp.seek(at)
         places, starts = [], [0]
         while True:
-            at = _scan_stream(fp, at, end, places, starts)
+            at = _scan_stream(fp, at, end, places, starts, dictionaries)
             if limit is not None and starts[-1] > limit:
                 raise GageBPEError(OVER_LIMIT)
             if at == end:
@@ -88,25 +89,25 @@ class BlockMap:
         """Block ``k``'s original bytes (a uint8 array), checked."""
         if self._last[0] != k:
             self._last = (-1, None)  # free the old block before decoding the new
-            at, header = self._places[k]
+            at, header, dictionary = self._places[k]
             self._fp.seek(at)
             data = self._fp.read(header.payload_size)
             if len(data) < header.payload_size:
                 raise EOFError(TRUNCATED)
-            self._last = (k, decode_block(Payload(header, memoryview(data))))
+            self._last = (k, decode_block(Payload(header, memoryview(data), dictionary)))
         return self._last[1]
 
 
-def _scan_stream(fp, at, end, places, starts):
+def _scan_stream(fp, at, end, places, starts, dictionaries):
     """Map the stream at file offset ``at``, appending its blocks' places
     and ends; return where it ends."""
-    parser = Parser()
+    parser = Parser(dictionaries)
     while not parser.done:
         if parser.expecting_payload:
             header = parser.block
             if at + header.payload_size > end:
                 raise EOFError(TRUNCATED)
-            places.append((at, header))
+            places.append((at, header, parser.dictionary))
             starts.append(starts[-1] + header.size)
             at += header.payload_size
             fp.seek(at)

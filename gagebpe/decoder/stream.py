@@ -7,11 +7,13 @@ container's parser, decoding a block once all of it is there: its memory
 is bounded by the block size.  One-shot ``decompress`` parses the whole
 layout first, then decodes every block straight into the bytes it
 returns; a stream of one small block (a chunk) takes one kernel call
-instead (``format.fast``), where it can.
+instead (``format.fast``), where it can.  ``decompress_many`` decodes
+records coded with a dictionary together, in one kernel call.
 
 Imports ``_arguments``, ``_errors``, ``_inplace_bytes``,
 ``format.container``, ``format.registry`` (the block decoders),
-``format.fast`` and ``format.gage1994``.
+``format.fast`` and ``format.gage1994``; and, when a dictionary is given,
+``format.dictionary`` and ``format.codings.dictionary_ids``.
 """
 import warnings
 from collections import deque
@@ -31,6 +33,26 @@ PLAUSIBLE_EXPANSION = 1024  # runs expand further; they take the joining path
 
 # -- decompressing ----------------------------------------------------------------
 
+def _dictionaries(dictionary):
+    """The ``{id: Dictionary}`` a reader holds for the ``dictionary`` given
+    (loaded only when one is: dictionaries need the kernels)."""
+    return {} if dictionary is None else _dictionary_modules()[0].given(dictionary)
+
+
+def _dictionary_modules():
+    """``format.dictionary`` and ``format.codings.dictionary_ids``, imported
+    at the first call (they load the kernels) and then at no cost."""
+    global _DICTIONARY_MODULES
+    if _DICTIONARY_MODULES is None:
+        from ..format import dictionary
+        from ..format.codings import dictionary_ids
+        _DICTIONARY_MODULES = dictionary, dictionary_ids
+    return _DICTIONARY_MODULES
+
+
+_DICTIONARY_MODULES = None
+
+
 def decode_block(payload):
     """The checked bytes of one block (a uint8 array)."""
     out = np.empty(payload.block.size, np.uint8)
@@ -39,7 +61,7 @@ def decode_block(payload):
 
 def _decode_into(payload, out):
     block = payload.block
-    registry.decode(block.coding, payload.data, block.size, out)
+    registry.decode(block.coding, payload.data, block.size, out, payload.dictionary)
     _container.check_data(out, block.data_check)
     return out
 
@@ -54,12 +76,14 @@ class Decompressor:
     (0: one per core), up to that many complete blocks are decoded at once.
     A block that would take the stream's output past ``limit`` bytes in all
     (None: no limit) raises ``GageBPEError`` as soon as its header is read.
+    A stream written with a dictionary needs it (``dictionary``: a
+    ``gagebpe.Dictionary`` or its bytes).
     """
 
-    def __init__(self, *, threads=1, limit=None):
+    def __init__(self, *, threads=1, limit=None, dictionary=None):
         self._threads = check_threads(threads)
         self._left = check_limit(limit)
-        self._parser = Parser()
+        self._parser = Parser(_dictionaries(dictionary))
         self._executor = None
         # Input not yet consumed: the caller's buffer while a call reads it
         # in place, else a copy of what earlier calls left.
@@ -128,7 +152,7 @@ class Decompressor:
         with memoryview(self._input) as view:
             unit, n = self._parser.parse(view[self._input_pos:])
             if isinstance(unit, Payload):  # a copy: the caller's buffer may change
-                unit = Payload(unit.block, bytes(unit.data))
+                unit = unit._replace(data=bytes(unit.data))
         if unit is None:
             return False
         self._consume(n)
@@ -156,13 +180,14 @@ class Decompressor:
             self._input_pos = 0
 
 
-def _layout(data, limit):
+def _layout(data, limit, dictionaries=None):
     """Every block of the concatenated streams ``data`` (a memoryview), as
     its ``Payload``, the layout checked throughout; and the total
-    size they declare, which must not pass ``limit``."""
+    size they declare, which must not pass ``limit``.  ``dictionaries``:
+    the ``{id: Dictionary}`` the streams may name."""
     blocks, total, pos = [], 0, 0
     while True:
-        parser = Parser()
+        parser = Parser(dictionaries)
         while not parser.done:
             unit, n = parser.parse(data[pos:], final=True)
             if unit is None:
@@ -178,11 +203,14 @@ def _layout(data, limit):
             return blocks, total
 
 
-def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_length=None):
+def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_length=None,
+               dictionary=None):
     """Decompress ``data``: one or more concatenated gagebpe streams, their
     blocks on ``threads`` threads (0: one per core); with
     ``format="gage1994"``, a file in Gage's 1994 format (never guessed:
-    that format has no magic number).
+    that format has no magic number).  Streams written with a dictionary
+    need it (``dictionary``: a ``gagebpe.Dictionary`` or its bytes); one
+    that names another raises ``GageBPEError`` naming the id it needs.
 
     Raises ``GageBPEError`` for malformed data (trailing bytes that are not a
     stream included) and ``EOFError`` for a stream cut short.  Output past
@@ -190,19 +218,31 @@ def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_lengt
     ``GageBPEError`` too, before anything is decoded.  (``max_length`` is
     the old name of ``limit``.)
     """
+    if dictionary is not None and type(data) is bytes and format == "gbpe":
+        # A record (compress_many's): no reader in Python at all.
+        out = _dictionary_modules()[1].decode_record(data, dictionary, limit)
+        if out is not None:
+            return out
     if max_length is not None:
         warnings.warn("decompress(max_length=) is now decompress(limit=)",
                       DeprecationWarning, stacklevel=2)
         limit = max_length
     left = check_limit(limit)
     if check_format(format) == "gage1994":
+        if dictionary is not None:
+            raise ValueError("the gage1994 format has no dictionaries")
         return _gage1994_stream.decompress(data, limit)
+    dictionaries = _dictionaries(dictionary)
     if type(data) is not bytes:
         data = bytes(data)  # kernels on other threads read it as it is now
+    if dictionaries:  # a record: one kernel call
+        out = _dictionary_modules()[1].decode_stream(data, *dictionaries.values(), left)
+        if out is not None:
+            return out
     if (out := _fast.decode(data, min(left, PLAUSIBLE_EXPANSION * len(data)))) is not None:
         return out
     with memoryview(data) as view:
-        blocks, total = _layout(view, left)
+        blocks, total = _layout(view, left, dictionaries)
         threads = check_threads(threads)
         executor = ThreadPoolExecutor(threads) if threads > 1 and len(blocks) > 1 else None
         try:
@@ -269,4 +309,27 @@ def decompress_into(data, out, *, threads=1):
                         executor.shutdown()
                     blocks.clear()
                     del place
+    return out
+
+
+def decompress_many(blobs, *, dictionary=None, limit=DEFAULT_LIMIT):
+    """``[decompress(blob, dictionary=dictionary) for blob in blobs]``,
+    with the records coded by the dictionary (what ``compress_many``
+    writes) read and decoded together in one kernel call; ``limit`` bounds
+    the output of all of them.  Raises as ``decompress`` does."""
+    left = check_limit(limit)
+    blobs = [blob if type(blob) is bytes else bytes(blob) for blob in blobs]
+    dictionaries = _dictionaries(dictionary)
+    if not dictionaries:
+        out = []
+        for blob in blobs:
+            out.append(decompress(blob, limit=left))
+            left -= len(out[-1])
+        return out
+    out = _dictionary_modules()[1].decode_streams(blobs, *dictionaries.values(), left)
+    left -= sum(len(piece) for piece in out if piece is not None)
+    for i, piece in enumerate(out):
+        if piece is None:
+            out[i] = decompress(blobs[i], dictionary=dictionary, limit=left)
+            left -= len(out[i])
     return out

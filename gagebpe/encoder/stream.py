@@ -10,8 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
+from ..format.registry import DICTIONARY_IDS, STORED
 from .._arguments import check_format, check_threads
-from .levels import settings
+from .levels import DICTIONARY_ALONE, settings
 
 
 def _check_block_size(block_size):
@@ -24,11 +25,14 @@ def _check_block_size(block_size):
 # -- compressing ------------------------------------------------------------------
 
 class _BlockCoder:
-    """Codes whole blocks at one level, on ``threads`` threads."""
+    """Codes whole blocks at one level, on ``threads`` threads; with a
+    ``dictionary``, each block also by the dictionary, the smaller kept
+    (blocks of up to DICTIONARY_ALONE bytes by the dictionary or stored)."""
 
-    def __init__(self, level, threads):
+    def __init__(self, level, threads, dictionary=None):
         self.level = level
         self.threads = threads
+        self.dictionary = dictionary
         self._executor = None
 
     def code(self, views):
@@ -44,6 +48,15 @@ class _BlockCoder:
                     view.release()
 
     def _code(self, views):
+        if self.dictionary is None:
+            return self._by_level(views)
+        blocks = _records(views, self.dictionary)
+        large = [i for i, view in enumerate(views) if len(view) > DICTIONARY_ALONE]
+        for i, block in zip(large, self._by_level([views[i] for i in large])):
+            blocks[i] = min(blocks[i], block, key=len)
+        return blocks
+
+    def _by_level(self, views):
         level = self.level
         if self.threads == 1 or len(views) < 2:
             return [self._one(view, None) for view in views]
@@ -76,13 +89,14 @@ class Compressor:
     parallel; the output is the same for any number of threads, and the
     same as ``compress`` gives for all the data at once (nothing is
     written before a second block begins, so that a stream of one block
-    can take the single layout).
+    can take the single layout).  With a ``dictionary``, the stream names
+    it, as ``compress``'s does.
     """
 
-    def __init__(self, level=None, *, block_size=None, threads=1):
+    def __init__(self, level=None, *, block_size=None, threads=1, dictionary=None):
         level = settings(level)
         self._block_size = _check_block_size(block_size or level.block_size)
-        self._coder = _BlockCoder(level, check_threads(threads))
+        self._coder = _BlockCoder(level, check_threads(threads), _one(dictionary))
         self._pending = bytearray()
         self._index = []
         self._started = False
@@ -126,7 +140,7 @@ class Compressor:
         blocks = self._coder.code([last]) if last else []
         self._coder.close()
         if not self._started and len(blocks) <= 1:
-            return _single_stream(blocks, last, self._coder.level)
+            return _single_stream(blocks, last, self._coder)
         out = self._framed(blocks, [len(last)] if last else [])
         return b"".join(out + [_container.trailer(self._index)])
 
@@ -141,31 +155,40 @@ class Compressor:
         out = []
         if not self._started:
             self._started = True
-            out.append(_container.stream_header(self._block_size))
+            out.append(_container.stream_header(self._block_size, _id(self._coder.dictionary)))
         self._index += [(len(block), size) for block, size in zip(blocks, sizes)]
         return out + blocks
 
 
-def _single_stream(blocks, data, level):
+def _single_stream(blocks, data, coder):
     """The single stream of ``data``, coded as ``blocks`` (one block or
-    none): ``encoder.small.single_stream``'s choice, with the kernels'
-    coders."""
-    return _small.single_stream(data, blocks[0] if blocks else None, level.mixed, _block.CODERS)
+    none) by ``coder``: ``encoder.small.single_stream``'s choice, with the
+    kernels' coders; with a dictionary, that block, naming it."""
+    block = blocks[0] if blocks else None
+    if coder.dictionary is not None:
+        return _container.single_stream(block, coder.dictionary.id)
+    return _small.single_stream(data, block, coder.level.mixed, _block.CODERS)
 
 
-def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
+def _id(dictionary):
+    return None if dictionary is None else dictionary.id
+
+
+def compress(data, level=None, *, block_size=None, threads=1, format="gbpe", dictionary=None):
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block or
     none takes the single layout.
     ``format="gage1994"`` writes Philip Gage's 1994 format instead
-    (``gagebpe.gage1994``), which has no levels or block sizes to choose."""
+    (``gagebpe.gage1994``), which has no levels or block sizes to choose.
+    With a ``dictionary`` (``gagebpe.train_dictionary``'s), the stream names
+    it, and decoding it needs it."""
     if check_format(format) == "gage1994":
-        if level is not None or block_size is not None:
-            raise ValueError("the gage1994 format has no level or block size")
+        if level is not None or block_size is not None or dictionary is not None:
+            raise ValueError("the gage1994 format has no level, block size or dictionary")
         return _gage1994_stream.compress(data)
     level = settings(level)
     block_size = _check_block_size(block_size or level.block_size)
-    coder = _BlockCoder(level, check_threads(threads))
+    coder = _BlockCoder(level, check_threads(threads), _one(dictionary))
     with memoryview(data) as view, view.cast("B") as data:
         # Every block, the last one too, in one batch: threads share them all.
         views = [data[i:i + block_size] for i in range(0, len(data), block_size)]
@@ -173,9 +196,50 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe"):
         blocks = coder.code(views)
         if len(blocks) <= 1:  # a chunk: the single layout
             coder.close()
-            return _single_stream(blocks, data, level)
+            return _single_stream(blocks, data, coder)
     coder.close()
     index = [(len(block), size) for block, size in zip(blocks, sizes)]
-    return (_container.stream_header(block_size)
+    return (_container.stream_header(block_size, _id(coder.dictionary))
             + b"".join(blocks)
             + _container.trailer(index))
+
+
+# -- with a dictionary ------------------------------------------------------------
+
+def _one(dictionary):
+    """The ``Dictionary`` for what a caller gave (it or its bytes), or None."""
+    if dictionary is None:
+        return None
+    from ..format.dictionary import given
+    return next(iter(given(dictionary).values()))
+
+
+def _records(records, dictionary):
+    """The framed blocks (``container.block``) of the non-empty ``records``
+    of at most DICTIONARY_ALONE bytes: each coded with ``dictionary``
+    (DICTIONARY_IDS), or STORED where that is no smaller."""
+    from ..format.codings import dictionary_ids
+    payloads, checks = dictionary_ids.encode_many(records, dictionary)
+    return [_container.block(DICTIONARY_IDS, payload, record, check)
+            if len(payload) < len(record)
+            else _container.block(STORED, bytes(record), record, check)
+            for record, payload, check in zip(records, payloads, checks)]
+
+
+def compress_many(records, level=None, *, dictionary=None):
+    """``[compress(record, level, dictionary=dictionary) for record in
+    records]``, each record its own stream, with the records of up to
+    DICTIONARY_ALONE bytes coded together in one kernel call when a
+    dictionary is given."""
+    if dictionary is None:
+        return [compress(record, level) for record in records]
+    dictionary = _one(dictionary)
+    records = [bytes(record) for record in records]
+    small = [i for i, r in enumerate(records) if 0 < len(r) <= DICTIONARY_ALONE]
+    out = [None] * len(records)
+    for i, block in zip(small, _records([records[i] for i in small], dictionary)):
+        out[i] = _container.single_stream(block, dictionary.id)
+    for i, record in enumerate(records):
+        if out[i] is None:
+            out[i] = compress(record, level, dictionary=dictionary)
+    return out

@@ -63,9 +63,16 @@ def descriptor(blocks, dictionary_id=None):
 
 # -- writing ----------------------------------------------------------------------
 
-def stream_header(max_block_size):
-    """The header of a stream of the block layout."""
-    head = MAGIC + bytes([descriptor(True)]) + BLOCKS_HEAD.pack(max_block_size)
+def _head(blocks, dictionary_id):
+    """The magic, the descriptor and the dictionary id, if any."""
+    head = MAGIC + bytes([descriptor(blocks, dictionary_id)])
+    return head if dictionary_id is None else head + DICTIONARY_ID.pack(dictionary_id)
+
+
+def stream_header(max_block_size, dictionary_id=None):
+    """The header of a stream of the block layout (naming the dictionary
+    ``dictionary_id``, if not None)."""
+    head = _head(True, dictionary_id) + BLOCKS_HEAD.pack(max_block_size)
     return head + CHECK.pack(crc(head))
 
 
@@ -80,14 +87,15 @@ def block(coding, payload, data, data_check=None):
     return head + CHECK.pack(crc(head)) + payload
 
 
-def single_stream(framed):
+def single_stream(framed, dictionary_id=None):
     """The stream of the single layout of one block framed by ``block()``,
-    or of none (``framed`` None)."""
+    or of none (``framed`` None), naming the dictionary ``dictionary_id``
+    if not None."""
     if framed is None:
-        return EMPTY_STREAM
+        return _head(False, dictionary_id) + bytes([END_OF_BLOCKS])
     coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(framed)
     sizes = varint(size) + (b"" if coding == STORED else varint(payload_size))
-    return (MAGIC + bytes([descriptor(False), coding]) + sizes + CHECK.pack(data_check)
+    return (_head(False, dictionary_id) + bytes([coding]) + sizes + CHECK.pack(data_check)
             + framed[BLOCK_HEADER.size:])
 
 
@@ -177,9 +185,11 @@ class BlockHeader(NamedTuple):
 
 
 class Payload(NamedTuple):
-    """A block's payload (a slice of the parser's input) and its header."""
+    """A block's payload (a slice of the parser's input), its header, and
+    the dictionary its stream names (or None)."""
     block: BlockHeader
     data: memoryview
+    dictionary: object = None
 
 
 class End(NamedTuple):
@@ -206,12 +216,14 @@ class Parser:
     skip its bytes itself and call ``skip_payload``.  Every header, the
     index and the footer are checked as they are parsed; ``GageBPEError``
     names the first fault.  ``dictionaries`` maps the ids of the
-    dictionaries the reader holds to them (none yet: section 3.2).
+    dictionaries the reader holds to them; ``dictionary`` is the one the
+    stream names, once its header is read (None if it names none).
     """
 
     def __init__(self, dictionaries=None):
         self._state = _HEADER
-        self._dictionaries = dictionaries or {}
+        self._dictionaries = {} if dictionaries is None else dictionaries
+        self.dictionary = None
         self.header = None
         self.block = None  # the BlockHeader whose payload comes next
         self.index = []
@@ -267,7 +279,7 @@ class Parser:
             if len(view) < n:
                 return None, 0
             self.skip_payload()
-            return Payload(self.block, view[:n]), n
+            return Payload(self.block, view[:n], self.dictionary), n
         if self._state == _SINGLE:
             return self._parse_single(view)
         if self._state == _SINGLE_END:
@@ -302,8 +314,11 @@ class Parser:
             dictionary_id, = DICTIONARY_ID.unpack_from(view, at)
             at += DICTIONARY_ID.size
             if dictionary_id not in self._dictionaries:
+                given = ", ".join(f"{d:#010x}" for d in self._dictionaries)
                 raise GageBPEError(f"the stream needs dictionary {dictionary_id:#010x}, "
-                                   "which was not given")
+                                   f"which was not given" + (f" (given: {given})" if given
+                                                             else ""))
+            self.dictionary = self._dictionaries[dictionary_id]
         if not flags & LAYOUT_BLOCKS:
             self.header = Header(False, MAX_BLOCK_SIZE, dictionary_id)
             self._state, self._head_size = _SINGLE, at
@@ -392,18 +407,30 @@ class StreamInfo(NamedTuple):
     merges: int  # rules over all blocks
 
 
+class _AnyDictionary(dict):
+    """What ``describe`` holds: every dictionary a stream may name, as none
+    (it decodes no block, so it needs none)."""
+
+    def __contains__(self, dictionary_id):
+        return True
+
+    def __missing__(self, dictionary_id):
+        return None
+
+
 def describe(fp):
     """``[StreamInfo, ...]`` for the concatenated streams of the binary file
     ``fp``, read from its current position to its end, checking every
     header and the trailers but decoding no block (payloads are skipped,
-    by seeking where ``fp`` can).  Raises as decoding would:
-    ``GageBPEError`` for malformed data, ``EOFError`` if cut short."""
+    by seeking where ``fp`` can), so streams that name a dictionary are
+    described without it.  Raises as decoding would: ``GageBPEError`` for
+    malformed data, ``EOFError`` if cut short."""
     streams = []
     while True:
         data = fp.read(len(EMPTY_STREAM))  # no further: a stream may be that short
         if not data and streams:
             return streams
-        parser, merges = Parser(), 0
+        parser, merges = Parser(_AnyDictionary()), 0
         while not parser.done:
             if parser.expecting_payload:
                 n = parser.block.payload_size

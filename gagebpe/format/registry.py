@@ -19,7 +19,7 @@ from .._errors import GageBPEError
 from .._version import __version__
 
 (END_OF_BLOCKS, STORED, PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
- REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS) = range(14)
+ REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, DICTIONARY_IDS) = range(15)
 GRAMMARS = (PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG)
 
 
@@ -30,6 +30,7 @@ class Coding(NamedTuple):
     inner: tuple = ()  # the codings it may wrap
     inner_at: tuple = None  # (where the inner coding's number lies, where its payload begins)
     rules_at: int = None  # where a grammar coding's rule count (u32) lies
+    dictionary: bool = False  # reads the stream's dictionary
 
 
 CODINGS = {c.number: c for c in (
@@ -46,6 +47,7 @@ CODINGS = {c.number: c for c in (
     Coding(MIXED, "MIXED", "mixed"),
     Coding(MIXED_PRIMED, "MIXED_PRIMED", "mixed"),
     Coding(LZ_PARTS, "LZ_PARTS", "lz"),
+    Coding(DICTIONARY_IDS, "DICTIONARY_IDS", "dictionary_ids", dictionary=True),
 )}
 # The most bytes of a payload's head that say its rule count: REPEATS over
 # FOLDED over a grammar coding.
@@ -103,15 +105,20 @@ def merge_count(coding, head):
     return struct.unpack_from("<I", head, entry.rules_at)[0]
 
 
-def decode(coding, payload, size, out):
+def decode(coding, payload, size, out, dictionary=None):
     """The bytes of one block of ``coding`` into ``out`` (``size`` writable
     bytes, which the decoders fill and write nothing past); ``GageBPEError``
     if the payload is malformed.  A wrapper's inner payload is decoded
-    through this function too."""
+    through this function too.  ``dictionary``: the stream's (a
+    ``format.dictionary.Dictionary``), which only some codings read."""
     if len(out) != size:
         raise ValueError("out must hold exactly the block's size")
     check_coding(coding)
     decoder = module(coding).DECODERS[coding]
     if CODINGS[coding].inner:
         return decoder(payload, size, out, decode)
+    if CODINGS[coding].dictionary:
+        if dictionary is None:
+            raise GageBPEError(f"{name(coding)} block in a stream that names no dictionary")
+        return decoder(payload, size, out, dictionary)
     return decoder(payload, size, out)

@@ -174,7 +174,7 @@ def _split(section, streams, skip):
 
 
 @njit(cache=True, nogil=True)
-def _read_lengths(section, streams, lengths):
+def read_lengths(section, streams, lengths):
     """Fill ``lengths`` (uint8, one per symbol) from a whole code-length
     section in ``streams`` streams; the problem number."""
     if section.shape[0] < LENGTH_CODE_BYTES:
@@ -200,12 +200,12 @@ def _read_lengths(section, streams, lengths):
 
 @njit(cache=True, nogil=True)
 def _section_lengths(body, start, length_bytes, streams, lengths):
-    """``_read_lengths`` of the section of ``length_bytes`` at ``start``."""
+    """``read_lengths`` of the section of ``length_bytes`` at ``start``."""
     if length_bytes < LENGTH_CODE_BYTES:
         return _SHORT_LENGTHS
     if start + length_bytes > body.shape[0]:
         return OVERRUN
-    return _read_lengths(body[start:start + length_bytes], streams, lengths)
+    return read_lengths(body[start:start + length_bytes], streams, lengths)
 
 
 @njit(cache=True, nogil=True)

@@ -24,7 +24,8 @@ import numpy as np
 import gagebpe
 from gagebpe.encoder import block as encoder_block
 from gagebpe.format import container, registry
-from gagebpe.format.codings import context, filtered, lz, mixed, packed, repeats, sorted_rules
+from gagebpe.format.codings import (context, dictionary_ids, filtered, lz, mixed, packed, repeats,
+                                    sorted_rules)
 from gagebpe.kernels import cutoff, filters, grammar
 from gagebpe.sample import sample
 
@@ -172,11 +173,18 @@ def malformed(good):
         "revision-1": (descriptor(0x10), "GageBPEError", "revision 1"),
         "dictionary": (lz_stream[:at - 1] + bytes([0x02]) + struct.pack("<I", 0xC0FFEE)
                        + lz_stream[at:], "GageBPEError", "dictionary 0x00c0ffee"),
+        # 14 was unknown when these were made; it is now DICTIONARY_IDS, which
+        # a stream naming no dictionary may not hold (section 4.15).
         "coding-14": (lz_stream[:at] + bytes([14]) + lz_stream[at + 1:], "GageBPEError",
-                      "block coding 14 is not one of format 1.0's"),
+                      "names no dictionary"),
         "coding-14-blocks": (_rechecked(blocks_stream[:head] + bytes([14])
                                         + blocks_stream[head + 1:], head, 13),
-                             "GageBPEError", "block coding 14"),
+                             "GageBPEError", "names no dictionary"),
+        "coding-15": (lz_stream[:at] + bytes([15]) + lz_stream[at + 1:], "GageBPEError",
+                      "block coding 15 is not one of format 1.0's"),
+        "coding-15-blocks": (_rechecked(blocks_stream[:head] + bytes([15])
+                                        + blocks_stream[head + 1:], head, 13),
+                             "GageBPEError", "block coding 15"),
         **lz_parts_faults(*good["lz-parts"]),
         "size-0": (size_field(b"\x00\x00"), "GageBPEError", "size 0 out of range"),
         "size-too-large": (lz_stream[:at + 1] + container.varint((1 << 26) + 1)
@@ -224,8 +232,33 @@ def lz_parts_faults(stream, data):
         ("lz-parts-stream-past-payload", changed(second + 6, struct.pack("<I", 1 << 20))))}
 
 
+DICTIONARY = "dictionary.gbpd"
+
+
+def with_dictionary():
+    """``(dictionary, {name: (stream, output or None, error, pattern)})``:
+    streams that need the dictionary (section 10) and the faults of its
+    coding (section 4.15)."""
+    lines = [b"%d %s\n" % (i, sample(40 + i % 30)[i % 11:]) for i in range(300)]
+    dictionary = gagebpe.train_dictionary(lines[:200], 6000)
+    record = gagebpe.compress(lines[250], dictionary=dictionary)
+    payload = dictionary_ids.encode(lines[250], dictionary)
+    assert record.endswith(payload)
+    short = container.single_stream(container.block(registry.DICTIONARY_IDS, payload[:-1],
+                                                    lines[250]), dictionary.id)
+    blocks = gagebpe.compress(b"".join(lines[200:]), 1, block_size=1000, dictionary=dictionary)
+    last = record[-1]
+    return dictionary, {
+        "dictionary-ids": (record, lines[250], None, None),
+        "dictionary-ids-blocks": (blocks, b"".join(lines[200:]), None, None),
+        "dictionary-ids-short": (short, None, "GageBPEError", "does not decode"),
+        "dictionary-ids-last-bit": (record[:-1] + bytes([last ^ 1]), None, "GageBPEError",
+                                    "DICTIONARY_IDS|block check"),
+    }
+
+
 def main():
-    good, manifest = valid(), {"valid": {}, "malformed": {}}
+    good, manifest = valid(), {"valid": {}, "malformed": {}, "with_dictionary": {}}
     for old in list(HERE.glob("*.gbpe")) + list(HERE.glob("*.out")):
         old.unlink()
     for name, (stream, output) in sorted(good.items()):
@@ -237,6 +270,17 @@ def main():
     for name, (stream, error, pattern) in sorted(malformed(good).items()):
         (HERE / f"{name}.gbpe").write_bytes(stream)
         manifest["malformed"][name] = {"error": error, "match": pattern}
+    dictionary, streams = with_dictionary()
+    (HERE / DICTIONARY).write_bytes(bytes(dictionary))
+    for name, (stream, output, error, pattern) in sorted(streams.items()):
+        (HERE / f"{name}.gbpe").write_bytes(stream)
+        if output is not None:
+            assert gagebpe.decompress(stream, dictionary=dictionary) == output, name
+            (HERE / f"{name}.out").write_bytes(output)
+            entry = {"size": len(output), "sha256": hashlib.sha256(output).hexdigest()}
+        else:
+            entry = {"error": error, "match": pattern}
+        manifest["with_dictionary"][name] = {"dictionary": DICTIONARY, **entry}
     (HERE / "vectors.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     print(f"{len(good)} valid and {len(manifest['malformed'])} malformed vectors", file=sys.stderr)
 

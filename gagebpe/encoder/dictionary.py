@@ -1,0 +1,43 @@
+"""Training a dictionary (docs/DESIGN.md, "Dictionaries"): the block
+engine's merges learned on the samples joined, and a code fitted to the
+tokens those merges make of each sample, as many merges as fit the size
+asked for.
+
+Imports ``format.dictionary`` and the kernels ``kernels.grammar`` and
+``kernels.dictionary``.
+"""
+import numpy as np
+
+from ..format.codings.dictionary_ids import joined
+from ..format.dictionary import Dictionary, merge_tables
+from ..kernels import dictionary as _kernels, grammar as _grammar
+
+DEFAULT_SIZE = 112640  # zstd's default (110 KiB), so that sizes compare
+# A first guess of a dictionary's bytes per merge: its two halves of about
+# 15 bits and its code length.
+BYTES_PER_MERGE = 3.2
+SHRINK = 0.97  # a dictionary that came out too large is retried this much smaller
+
+
+def train_dictionary(samples, size=DEFAULT_SIZE):
+    """The ``Dictionary`` of at most ``size`` bytes learned on ``samples``
+    (bytes-like records, as the data to be compressed will come); the same
+    samples always give the same dictionary."""
+    records = [bytes(s) for s in samples]
+    if not any(records):
+        raise ValueError("no sample bytes to train a dictionary on")
+    smallest = len(bytes(Dictionary.from_counts(np.empty((0, 2), np.int32),
+                                                np.zeros(_kernels.N_BYTES, np.int64))))
+    if size < smallest:
+        raise ValueError(f"a dictionary takes at least {smallest} bytes")
+    data, starts = joined(records)
+    most = max(0, int((size - smallest) / BYTES_PER_MERGE))
+    merges = _grammar.build(b"".join(records), 2, most).merges
+    tables = merge_tables(merges)
+    n = len(merges)
+    while True:  # ends: a dictionary of no merges is the smallest
+        counts = _kernels.token_counts(data, starts, *tables, merges, n)
+        dictionary = Dictionary.from_counts(merges[:n], counts)
+        if len(dictionary) <= size:
+            return dictionary
+        n = int(n * min(SHRINK, size / len(dictionary)))

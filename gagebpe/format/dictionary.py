@@ -1,0 +1,163 @@
+"""Trained dictionaries (docs/FORMAT.md, section 10): ``Dictionary``, its
+bytes, and the tables its records are coded and decoded with.
+
+    dictionary = magic:4 ("\\x89GBD")  revision:u8  n_merges:u32  table_bytes:u32
+                 merge_table  code_lengths  id:u32
+
+A dictionary is a grammar without ids: merges learned on sample records,
+applied to every record by rank as a tokenizer applies its merges, and one
+code for the symbols, so that a record's payload is only its ids' codes
+(the DICTIONARY_IDS coding, ``format.codings.dictionary_ids``).  Its id
+is the low half of the XXH64 of its bytes before the id, which a reader
+checks: a damaged dictionary is refused on load, and two dictionaries
+differ in id wherever they differ at all.
+
+Imports ``_errors``, ``format.container`` and the kernels ``kernels.bits``,
+``kernels.coded_sequence``, ``kernels.dictionary``, ``kernels.huffman``,
+``kernels.rank_merge`` and ``kernels.xxh64``.
+"""
+import struct
+
+import numpy as np
+
+from .._errors import UNDEFINED_MERGE, GageBPEError
+from ..kernels import (bits as _bits, coded_sequence as _coded_sequence,
+                       dictionary as _kernels, huffman as _huffman, rank_merge as _rank_merge)
+from ..kernels.xxh64 import block_check
+from . import container as _container
+
+MAGIC = b"\x89GBD"
+REVISION = 0
+HEAD = struct.Struct("<4sBII")  # magic, revision, merges, bytes of the merge table
+ID = struct.Struct("<I")
+MAX_MERGES = 1 << 20
+# The phrases of a dictionary's coded symbols, laid end to end, may take
+# no more: a decoder holds them all (a forged table of nested doublings
+# would otherwise ask for more memory than there is).
+MAX_PHRASES = 1 << 26
+N_BYTES = _kernels.N_BYTES
+
+
+class Dictionary:
+    """A trained dictionary: ``merges`` (int32, one row ``(left, right)``
+    per merge; merge k makes symbol 256 + k) and ``lengths`` (uint8, the
+    code length of each symbol, 0 for none).  ``id`` names it in the
+    streams it codes; ``bytes(d)`` is its serialized form and
+    ``Dictionary.from_bytes`` reads one back, refusing a damaged one with
+    ``GageBPEError``.  Build one with ``gagebpe.train_dictionary``."""
+
+    def __init__(self, merges, lengths):
+        self.merges = np.ascontiguousarray(merges, np.int32).reshape(-1, 2)
+        self.lengths = np.ascontiguousarray(lengths, np.uint8)
+        self._bytes = _serialize(self.merges, self.lengths)
+        self.id, = ID.unpack_from(self._bytes, len(self._bytes) - ID.size)
+        # The first bytes of a single stream naming it, as its readers match them.
+        self.head = np.frombuffer(_container.single_stream(None, self.id)[:-1], np.uint8)
+        self._encoding = self._decoding = None
+
+    @classmethod
+    def from_counts(cls, merges, counts):
+        """The dictionary of ``merges`` whose code fits how often each symbol
+        was a token (``counts``); every byte value gets a code, so that any
+        record can be coded."""
+        counts = np.array(counts, np.int64)
+        counts[:N_BYTES] += 1
+        return cls(merges, _huffman.code_lengths(counts, _huffman.MAX_LENGTH))
+
+    @classmethod
+    def from_bytes(cls, data):
+        """The dictionary ``bytes(d)`` gave, checked throughout."""
+        data = bytes(data)
+        if len(data) < HEAD.size + ID.size:
+            raise GageBPEError("dictionary shorter than its header")
+        magic, revision, n_merges, table_bytes = HEAD.unpack_from(data)
+        if magic != MAGIC:
+            raise GageBPEError("not a gagebpe dictionary (bad magic bytes)")
+        if revision > REVISION:
+            raise GageBPEError(f"the dictionary is of revision {revision}: it needs a later "
+                               "gagebpe")
+        if ID.unpack_from(data, len(data) - ID.size)[0] != block_check(data[:-ID.size]):
+            raise GageBPEError("dictionary check failed: dictionary corrupt")
+        if n_merges > MAX_MERGES:
+            raise GageBPEError(f"dictionary of {n_merges} merges: at most {MAX_MERGES}")
+        table_bits = int(_bits.merge_table_bits(N_BYTES, n_merges))
+        if table_bytes != (table_bits + 7) // 8 or HEAD.size + table_bytes > len(data) - ID.size:
+            raise GageBPEError("dictionary merge table size disagrees with its merges")
+        body = np.frombuffer(data, np.uint8)
+        table = body[HEAD.size:HEAD.size + table_bytes]
+        merges = np.empty((n_merges, 2), np.int32)
+        if not _bits.unpack_merges(table, N_BYTES, merges):
+            raise GageBPEError(UNDEFINED_MERGE)
+        if table_bits % 8 and table[-1] >> (table_bits % 8):
+            raise GageBPEError("dictionary padding bits are not zero")
+        lengths = np.empty(N_BYTES + n_merges, np.uint8)
+        _coded_sequence.raise_problem(_coded_sequence.read_lengths(
+            body[HEAD.size + table_bytes:len(data) - ID.size], 1, lengths))
+        if not _huffman.is_complete(lengths) or not lengths[:N_BYTES].all():
+            raise GageBPEError("dictionary code is not complete over every byte value")
+        dictionary = cls(merges, lengths)
+        if dictionary._bytes != data:  # one writing per dictionary
+            raise GageBPEError("dictionary is not in its canonical form")
+        dictionary.decoding()  # its phrases must fit
+        return dictionary
+
+    def __bytes__(self):
+        return self._bytes
+
+    def __len__(self):
+        return len(self._bytes)
+
+    def __eq__(self, other):
+        return isinstance(other, Dictionary) and other._bytes == self._bytes
+
+    def __hash__(self):
+        return hash(self._bytes)
+
+    def __repr__(self):
+        return f"<gagebpe.Dictionary {self.id:#010x}: {len(self.merges)} merges, {len(self)} bytes>"
+
+    def encoding(self):
+        """The tables records are coded with (built once)."""
+        if self._encoding is None:
+            self._encoding = (*merge_tables(self.merges), self.merges,
+                              _huffman.canonical_codes(self.lengths).reshape(1, -1),
+                              self.lengths.reshape(1, -1))
+        return self._encoding
+
+    def decoding(self):
+        """``(table, phrases)``: the tables records are decoded with (built
+        once); ``GageBPEError`` if the phrases pass MAX_PHRASES."""
+        if self._decoding is None:
+            table, phrases = _kernels.phrases(self.merges, self.lengths, MAX_PHRASES)
+            if not len(phrases):
+                raise GageBPEError("dictionary phrases are too long")
+            self._decoding = table, phrases
+        return self._decoding
+
+
+def merge_tables(merges):
+    """``(keys, vals, ranks, results)``: ``merges`` as ``kernels.rank_merge``
+    applies them, merge k at rank k making symbol 256 + k."""
+    keys, vals = _rank_merge.merge_table(merges[:, 0].copy(), merges[:, 1].copy())
+    ranks = np.arange(len(merges), dtype=np.int64)
+    return keys, vals, ranks, (N_BYTES + ranks).astype(np.int32)
+
+
+def _serialize(merges, lengths):
+    table = np.zeros((_bits.merge_table_bits(N_BYTES, len(merges)) + 7) // 8, np.uint8)
+    _bits.pack_merges(merges, N_BYTES, table)
+    body = (HEAD.pack(MAGIC, REVISION, len(merges), len(table)) + table.tobytes()
+            + _coded_sequence.lengths_section(lengths))
+    return body + ID.pack(block_check(body))
+
+
+def given(dictionary):
+    """A reader's ``{id: Dictionary}`` for the ``dictionary`` a caller gave:
+    None, a ``Dictionary`` or its bytes."""
+    if dictionary is None:
+        return {}
+    if type(dictionary) is not Dictionary:
+        if not isinstance(dictionary, (bytes, bytearray, memoryview)):
+            raise TypeError("dictionary must be a gagebpe.Dictionary or its bytes")
+        dictionary = Dictionary.from_bytes(dictionary)
+    return {dictionary.id: dictionary}

@@ -1,0 +1,169 @@
+"""Kernels of trained dictionaries (docs/FORMAT.md, sections 4.15 and 10):
+records merged by rank with a dictionary's merges and coded in its one
+static code, and decoded from tables built once per dictionary, many
+records to a call, so that a small record costs its bytes, not a setup.
+
+A dictionary's symbols are the 256 byte values, then its merges (merge k
+is symbol 256 + k).  Not every symbol has a code: a merge that training
+left inside longer tokens has none, and a record's token without a code
+is written as its two halves, recursively (the phrase is the same).
+
+Imports ``_jit`` and the kernels ``kernels.expand``, ``kernels.huffman``,
+``kernels.rank_merge`` and ``kernels.xxh64``.
+"""
+import numpy as np
+
+from .._jit import njit
+from .expand import PHRASE_SHIFT, copy_within, phrase_length, phrase_offset, phrase_table
+from .expand import symbol_lengths
+from .huffman import decode_table, read, write_codes
+from .rank_merge import encode_pieces
+from .xxh64 import xxh64
+
+N_BYTES = 256
+_BYTES = np.arange(N_BYTES, dtype=np.uint8)
+
+
+@njit(cache=True, nogil=True)
+def phrases(merges, lengths, cap):
+    """``(table, phrases)`` for decoding: the two-level decoding table of
+    the code ``lengths`` (which must be complete), whose entries are phrase
+    entries (``kernels.expand.phrase``) into ``phrases``, the expansion of
+    every coded symbol; an empty table if those would pass ``cap`` bytes."""
+    sizes = symbol_lengths(merges, N_BYTES, cap)
+    used = lengths > 0
+    offsets, table = phrase_table(merges, N_BYTES, _BYTES, sizes, used, cap)
+    if table.shape[0] == 0:
+        return np.empty(0, np.int64), table
+    payloads = np.zeros(lengths.shape[0], np.int64)
+    for s in range(lengths.shape[0]):
+        if used[s]:
+            payloads[s] = (np.int64(offsets[s]) << PHRASE_SHIFT) | sizes[s]
+    return decode_table(lengths, payloads), table
+
+
+@njit(cache=True, nogil=True)
+def tokens(data, starts, keys, vals, ranks, results, n_merges):
+    """``(ids, id_starts)``: each record ``data[starts[i]:starts[i + 1]]``
+    merged by rank with the first ``n_merges`` merges."""
+    limits = np.full(starts.shape[0] - 1, np.int64(n_merges), np.int64)
+    return encode_pieces(data.astype(np.int32), starts, keys, vals, ranks, results, limits)
+
+
+@njit(cache=True, nogil=True)
+def _coded(ids, merges, lengths):
+    """``ids`` with every id that has no code replaced by its halves,
+    recursively (terminals always have codes)."""
+    out = np.empty(ids.shape[0], np.int32)
+    n = 0
+    stack = np.empty(64, np.int32)
+    for s in ids:
+        top = 0
+        stack[0] = s
+        top = 1
+        while top:
+            top -= 1
+            t = stack[top]
+            if lengths[t]:
+                if n == out.shape[0]:
+                    out = np.concatenate((out, np.empty(out.shape[0], np.int32)))
+                out[n] = t
+                n += 1
+            else:
+                if top + 2 > stack.shape[0]:
+                    stack = np.concatenate((stack, np.empty(stack.shape[0], np.int32)))
+                stack[top] = merges[t - N_BYTES, 1]
+                stack[top + 1] = merges[t - N_BYTES, 0]
+                top += 2
+    return out[:n]
+
+
+@njit(cache=True, nogil=True)
+def encode_records(data, starts, keys, vals, ranks, results, merges, codes, lengths):
+    """``(payloads, payload_starts, checks)``: each record's ids (``tokens``
+    with every merge) in the code ``codes``/``lengths`` (one row each, as
+    ``kernels.huffman.write_codes`` takes a code), byte-padded, laid end to
+    end, and each record's data check."""
+    ids, id_starts = tokens(data, starts, keys, vals, ranks, results, merges.shape[0])
+    no_context = np.zeros(lengths.shape[1], np.uint8)
+    n = starts.shape[0] - 1
+    payload_starts = np.zeros(n + 1, np.int64)
+    pieces = []
+    for i in range(n):
+        coded = _coded(ids[id_starts[i]:id_starts[i + 1]], merges, lengths[0])
+        pieces.append(coded)
+        bits = np.int64(0)
+        for s in coded:
+            bits += lengths[0, s]
+        payload_starts[i + 1] = payload_starts[i] + (bits + 7) // 8
+    payloads = np.zeros(payload_starts[n], np.uint8)
+    checks = np.empty(n, np.int64)
+    for i in range(n):
+        write_codes(pieces[i], no_context, codes, lengths, payloads, payload_starts[i])
+        checks[i] = check(data[starts[i]:starts[i + 1]])
+    return payloads, payload_starts, checks
+
+
+@njit(cache=True, nogil=True)
+def decode_record(padded, first, last, out, pos, size, table, phrases):
+    """Decode the payload ``padded[first:last]`` (``padded`` holding 16
+    zero bytes past the last payload) into ``out[pos:pos + size]``;
+    whether it is exactly that many bytes' codes and zero padding."""
+    bit = np.uint64(first) * np.uint64(8)
+    end_bit = np.uint64(last) * np.uint64(8)
+    pos = np.uint64(pos)
+    end = pos + np.uint64(size)
+    while pos < end:
+        entry, n = read(padded, bit, table)
+        bit += np.uint64(n)
+        length = phrase_length(entry)
+        if n == 0 or bit > end_bit or pos + length > end:
+            return False
+        copy_within(out, pos, phrases, phrase_offset(entry), length, end)
+        pos += length
+    spare = end_bit - bit
+    return spare < np.uint64(8) and not (spare and padded[last - 1] & ((1 << spare) - 1))
+
+
+@njit(cache=True, nogil=True)
+def padded(data):
+    """``data`` with 16 zero bytes after it, as ``decode_record`` reads it."""
+    out = np.zeros(data.shape[0] + 16, np.uint8)
+    out[:data.shape[0]] = data
+    return out
+
+
+@njit(cache=True, nogil=True)
+def decode_records(data, starts, sizes, table, phrases, out, out_starts):
+    """Decode record i's payload ``data[starts[i]:starts[i + 1]]`` into
+    ``out[out_starts[i]:out_starts[i] + sizes[i]]``, for every i; returns
+    the number of the first record that ``decode_record`` refuses, or -1."""
+    buffer = padded(data)
+    for i in range(starts.shape[0] - 1):
+        if not decode_record(buffer, starts[i], starts[i + 1], out, out_starts[i], sizes[i],
+                             table, phrases):
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True, inline='always')
+def check(data):
+    """A record's data check: ``kernels.xxh64.block_check``'s value."""
+    return np.int64(xxh64(data) & np.uint64(0xFFFFFFFF))
+
+
+@njit(cache=True, nogil=True)
+def checks_of(data, starts):
+    """The data check of each record ``data[starts[i]:starts[i + 1]]``."""
+    checks = np.empty(starts.shape[0] - 1, np.int64)
+    for i in range(checks.shape[0]):
+        checks[i] = check(data[starts[i]:starts[i + 1]])
+    return checks
+
+
+@njit(cache=True, nogil=True)
+def token_counts(data, starts, keys, vals, ranks, results, merges, n_merges):
+    """How often each symbol of the first ``n_merges`` merges' grammar is a
+    token of the records (``tokens``): a dictionary's code is built on it."""
+    ids, _ = tokens(data, starts, keys, vals, ranks, results, n_merges)
+    return np.bincount(ids, minlength=N_BYTES + n_merges).astype(np.int64)

@@ -1,0 +1,201 @@
+"""Trained dictionaries (issue 42): training, the dictionary's bytes, the
+DICTIONARY_IDS coding through every reader, batch calls, and the errors
+for a missing, wrong or damaged dictionary."""
+import io
+import struct
+
+import pytest
+from hypothesis import given, strategies as st
+
+import gagebpe
+from gagebpe.format import container as _container
+from gagebpe.format import dictionary as _dictionary
+from gagebpe.format.registry import DICTIONARY_IDS, STORED
+from tests.conftest import byte_strings, payload_spans
+
+WORDS = [b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta"]
+
+
+def record(i):
+    return b'{"id": %d, "name": "%s", "tags": ["%s", "%s"]}\n' % (
+        i, WORDS[i % 8], WORDS[(i * 3) % 8], WORDS[(i * 5 + 1) % 8])
+
+
+SAMPLES = [record(i) for i in range(600)]
+RECORDS = [record(i) for i in range(600, 900)]
+
+
+@pytest.fixture(scope="module")
+def dictionary():
+    return gagebpe.train_dictionary(SAMPLES, 4096)
+
+
+def coding_of(blob, dictionary):
+    """The coding of a single stream's one block."""
+    (_, _, header), = payload_spans(blob, {dictionary.id: dictionary})
+    return header.coding
+
+
+# -- training and the dictionary's bytes ------------------------------------------
+
+def test_training_is_deterministic_and_within_size(dictionary):
+    again = gagebpe.train_dictionary(SAMPLES, 4096)
+    assert bytes(again) == bytes(dictionary) and again.id == dictionary.id
+    assert len(dictionary) <= 4096 and len(dictionary.merges) > 50
+    for size in (300, 1000, 20000):
+        assert len(gagebpe.train_dictionary(SAMPLES, size)) <= size
+
+
+def test_bytes_round_trip(dictionary):
+    loaded = gagebpe.Dictionary.from_bytes(bytes(dictionary))
+    assert loaded == dictionary and loaded.id == dictionary.id
+
+
+def test_training_refuses_nothing_to_learn_and_too_small_a_size():
+    with pytest.raises(ValueError):
+        gagebpe.train_dictionary([b"", b""], 4096)
+    with pytest.raises(ValueError):
+        gagebpe.train_dictionary(SAMPLES, 10)
+
+
+def test_every_damaged_byte_of_a_dictionary_is_refused(dictionary):
+    data = bytes(dictionary)
+    for at in range(0, len(data), max(1, len(data) // 300)):
+        bad = bytearray(data)
+        bad[at] ^= 0x24
+        with pytest.raises(gagebpe.GageBPEError):
+            gagebpe.Dictionary.from_bytes(bytes(bad))
+    for cut in (0, 5, len(data) // 2, len(data) - 1):
+        with pytest.raises(gagebpe.GageBPEError):
+            gagebpe.Dictionary.from_bytes(data[:cut])
+
+
+def forged(merges, lengths_section):
+    """A dictionary's bytes with a valid id over whatever fields given."""
+    import numpy as np
+    from gagebpe.kernels import bits
+    table = np.zeros((bits.merge_table_bits(256, len(merges)) + 7) // 8, np.uint8)
+    bits.pack_merges(np.asarray(merges, np.int32).reshape(-1, 2), 256, table)
+    body = (_dictionary.HEAD.pack(_dictionary.MAGIC, 0, len(merges), len(table))
+            + table.tobytes() + lengths_section)
+    from gagebpe.kernels.xxh64 import block_check
+    return body + struct.pack("<I", block_check(body))
+
+
+def test_forged_dictionaries_are_refused():
+    import numpy as np
+    from gagebpe.kernels import coded_sequence
+    # phrases doubling 40 times: 2^40 bytes would be needed to decode
+    merges = [(97, 97)] + [(256 + k, 256 + k) for k in range(40)]
+    lengths = np.zeros(256 + len(merges), np.uint8)
+    lengths[:254], lengths[254:256], lengths[-1] = 8, 9, 8  # a complete code
+    with pytest.raises(gagebpe.GageBPEError, match="too long"):
+        gagebpe.Dictionary.from_bytes(forged(merges, coded_sequence.lengths_section(lengths)))
+    # a byte value without a code
+    lengths = np.full(256, 8, np.uint8)
+    lengths[0], lengths[1] = 0, 7
+    with pytest.raises(gagebpe.GageBPEError, match="every byte value"):
+        gagebpe.Dictionary.from_bytes(forged([], coded_sequence.lengths_section(lengths)))
+
+
+# -- round trips ------------------------------------------------------------------
+
+@given(st.lists(byte_strings(600), max_size=6))
+def test_records_round_trip_through_every_reader(dictionary, records):
+    blobs = gagebpe.compress_many(records, dictionary=dictionary)
+    assert blobs == [gagebpe.compress(r, dictionary=dictionary) for r in records]
+    assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
+    for data, blob in zip(records, blobs):
+        assert gagebpe.decompress(blob, dictionary=dictionary) == data
+        assert gagebpe.decompress(blob, dictionary=bytes(dictionary)) == data
+        assert gagebpe.Decompressor(dictionary=dictionary).decompress(blob) == data
+        assert gagebpe.open(io.BytesIO(blob), dictionary=dictionary).read() == data
+
+
+@given(byte_strings(3000), st.sampled_from([1, 6]), st.sampled_from([100, 1000, 1 << 20]))
+def test_streams_of_many_blocks_round_trip(dictionary, data, level, block_size):
+    blob = gagebpe.compress(data, level, block_size=block_size, dictionary=dictionary)
+    assert gagebpe.decompress(blob, dictionary=dictionary) == data
+    compressor = gagebpe.Compressor(level, block_size=block_size, dictionary=dictionary)
+    assert compressor.compress(data) + compressor.flush() == blob
+    assert gagebpe.read_range(blob, len(data) // 3, 50, dictionary=dictionary) == \
+        data[len(data) // 3:len(data) // 3 + 50]
+
+
+def test_records_take_the_dictionary_and_shrink(dictionary):
+    blobs = gagebpe.compress_many(RECORDS, dictionary=dictionary)
+    assert {coding_of(b, dictionary) for b in blobs} == {DICTIONARY_IDS}
+    plain = sum(len(gagebpe.compress(r)) for r in RECORDS)
+    assert sum(map(len, blobs)) * 3 < plain * 2
+    noise = gagebpe.compress(bytes(range(40)), dictionary=dictionary)
+    assert coding_of(noise, dictionary) == STORED
+
+
+def test_a_file_written_with_a_dictionary(tmp_path, dictionary):
+    path = tmp_path / "records.gbpe"
+    with gagebpe.open(path, "wb", dictionary=dictionary, block_size=1000) as f:
+        for r in RECORDS:
+            f.write(r)
+    with gagebpe.open(path, dictionary=dictionary) as f:
+        f.seek(5000)
+        assert f.read(100) == b"".join(RECORDS)[5000:5100]
+
+
+# -- errors ----------------------------------------------------------------------
+
+def test_missing_and_wrong_dictionaries_are_named(dictionary):
+    other = gagebpe.train_dictionary([r.upper() for r in SAMPLES], 4096)
+    blob = gagebpe.compress(RECORDS[0], dictionary=dictionary)
+    big = gagebpe.compress(b"".join(RECORDS), block_size=1000, dictionary=dictionary)
+    name = f"{dictionary.id:#010x}"
+    for stream in (blob, big):
+        with pytest.raises(gagebpe.GageBPEError, match=name):
+            gagebpe.decompress(stream)
+        with pytest.raises(gagebpe.GageBPEError, match=name):
+            gagebpe.decompress(stream, dictionary=other)
+        with pytest.raises(gagebpe.GageBPEError, match=name):
+            gagebpe.decompress_many([stream], dictionary=other)
+        with pytest.raises(gagebpe.GageBPEError, match=name):
+            gagebpe.read_range(stream, 0, 10)
+
+
+def test_a_dictionary_coding_without_a_dictionary_is_refused(dictionary):
+    """A DICTIONARY_IDS block in a stream that names no dictionary."""
+    blob = gagebpe.compress(RECORDS[0], dictionary=dictionary)
+    no_name = _container.MAGIC + b"\x00" + blob[len(dictionary.head):]
+    with pytest.raises(gagebpe.GageBPEError, match="names no dictionary"):
+        gagebpe.decompress(no_name)
+
+
+def test_every_damaged_byte_of_a_record_is_refused_or_exact(dictionary):
+    """Decoded alone or in a batch, a damaged record raises GageBPEError
+    (the data check catches what decoding does not), never other bytes."""
+    blobs = gagebpe.compress_many(RECORDS[:20], dictionary=dictionary)
+    for k, blob in enumerate(blobs):
+        for at in range(len(blob)):
+            for flip in (0x01, 0x80):
+                bad = bytearray(blob)
+                bad[at] ^= flip
+                bad = bytes(bad)
+                for decode in (lambda b: gagebpe.decompress(b, dictionary=dictionary),
+                               lambda b: gagebpe.decompress_many([blobs[0], b],
+                                                                 dictionary=dictionary)[1]):
+                    try:
+                        assert decode(bad) == RECORDS[k]
+                    except (gagebpe.GageBPEError, EOFError):
+                        pass
+
+
+def test_the_batch_limit_holds(dictionary):
+    blobs = gagebpe.compress_many(RECORDS[:10], dictionary=dictionary)
+    total = sum(map(len, RECORDS[:10]))
+    assert gagebpe.decompress_many(blobs, dictionary=dictionary, limit=total) == RECORDS[:10]
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress_many(blobs, dictionary=dictionary, limit=total - 1)
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress(blobs[0], dictionary=dictionary, limit=len(RECORDS[0]) - 1)
+
+
+def test_gage1994_has_no_dictionaries(dictionary):
+    with pytest.raises(ValueError):
+        gagebpe.compress(b"x", format="gage1994", dictionary=dictionary)
