@@ -193,7 +193,7 @@ def stream_ends(file):
     import gagebpe
     ends, at, out = [], 0, b""
     while at < len(file):
-        d = gagebpe.Decompressor()
+        d = gagebpe.Decompressor(dictionary=dictionary())
         out += d.decompress(file[at:])
         at = len(file) - len(d.unused_data)
         ends.append((at, out))
@@ -228,10 +228,27 @@ def _single_field(blob, at, which, value):
     return blob[:at] + _container.varint(value) + blob[end:]
 
 
+def dictionary(fmt="gbpe"):
+    """The conformance vectors' dictionary, which every gbpe reader here is
+    given (a stream that names none is read as without it), so that the
+    vectors' DICTIONARY_IDS streams are fuzzed too; None for gage1994."""
+    global _DICTIONARY
+    if fmt != "gbpe":
+        return None
+    if _DICTIONARY is None:
+        import gagebpe
+        _DICTIONARY = gagebpe.Dictionary.from_bytes(
+            (ROOT / "tests" / "vectors" / "dictionary.gbpd").read_bytes())
+    return _DICTIONARY
+
+
+_DICTIONARY = None
+
+
 def run_case(fmt, blob, expected):
     import gagebpe
     try:
-        out = gagebpe.decompress(blob, format=fmt)
+        out = gagebpe.decompress(blob, format=fmt, dictionary=dictionary(fmt))
     except (gagebpe.GageBPEError, EOFError):
         out = None
     except Exception as e:  # any other exception is a bug
@@ -271,11 +288,11 @@ def incremental(blob):
     """``blob`` decoded by ``gagebpe.Decompressor``s fed in PIECES, one
     stream each, as a caller of the lzma-style API would."""
     import gagebpe
-    out, d = [], gagebpe.Decompressor()
+    out, d = [], gagebpe.Decompressor(dictionary=dictionary())
     for piece in pieces(blob):
         while piece:
             if d.eof:  # what follows a stream begins the next one
-                d = gagebpe.Decompressor()
+                d = gagebpe.Decompressor(dictionary=dictionary())
             out.append(d.decompress(piece))
             piece = d.unused_data if d.eof else b""
     if not d.eof:
@@ -293,11 +310,13 @@ def other_readers(fmt, blob, out):
     block map), and a seek into a valid stream read what it holds there."""
     import gagebpe
     readers = (("incremental", incremental if fmt == "gbpe" else incremental_1994),
-               ("file", lambda b: gagebpe.GageBPEFile(io.BytesIO(b), format=fmt).read()))
+               ("file", lambda b: gagebpe.GageBPEFile(io.BytesIO(b), format=fmt,
+                                                      dictionary=dictionary(fmt)).read()))
     if fmt == "gbpe":
         readers += (("describe", lambda b: gagebpe.describe(io.BytesIO(b))),
                     ("range", lambda b: gagebpe.read_range(b, 0, 1 << 40,
-                                                           limit=gagebpe.DEFAULT_LIMIT)))
+                                                           limit=gagebpe.DEFAULT_LIMIT,
+                                                           dictionary=dictionary())))
     for name, read in readers:
         try:
             got = read(blob)
@@ -315,7 +334,7 @@ def other_readers(fmt, blob, out):
     if fmt == "gbpe" and out:  # a seek into the middle, and a read across blocks
         at = zlib.crc32(blob) % len(out)
         try:
-            with gagebpe.GageBPEFile(io.BytesIO(blob)) as f:
+            with gagebpe.GageBPEFile(io.BytesIO(blob), dictionary=dictionary()) as f:
                 f.seek(at)
                 if f.read(4096) != out[at:at + 4096]:
                     return "seek and read disagree"
