@@ -70,6 +70,9 @@ def parser():
                       help="check the integrity of compressed files")
     mode.add_argument("-l", "--list", dest="mode", action="store_const", const="list",
                       help="list sizes, ratio, blocks and merges of compressed files")
+    mode.add_argument("--train", dest="mode", action="store_const", const="train",
+                      help="train a dictionary on the FILEs, each a sample record, "
+                      "written to -o FILE (default: dictionary)")
     p.add_argument("-c", "--stdout", action="store_true",
                    help="write to standard output, keep input files")
     p.add_argument("-o", dest="output", metavar="FILE",
@@ -91,6 +94,11 @@ def parser():
     p.add_argument("--block-size", type=_size, metavar="BYTES",
                    help="bytes per block (suffixes K, M, G: KiB, MiB, GiB); "
                    "default set by the level")
+    p.add_argument("-D", "--dictionary", metavar="DICT",
+                   help="compress, decompress or test with the dictionary DICT "
+                   "(made by --train)")
+    p.add_argument("--maxdict", type=_size, default=None, metavar="BYTES",
+                   help="the largest dictionary --train makes (default 110K)")
     p.add_argument("--format", choices=sorted(SUFFIXES),
                    help="gbpe (the default, .gbpe) or Philip Gage's 1994 format (.bpe); "
                    "when decompressing, a .bpe file is read as gage1994")
@@ -106,7 +114,8 @@ def parser():
                    help="say nothing but errors (twice: not even those)")
     p.add_argument("-V", "--version", action="version", version=f"gagebpe {_version()}")
     p.add_argument("files", nargs="*", metavar="FILE")
-    p.usage = "gagebpe [-z|-d|-t|-l] [-1..-9] [options] [--] [FILE ...]"
+    p.usage = ("gagebpe [-z|-d|-t|-l] [-1..-9] [-D DICT] [options] [--] [FILE ...]\n"
+               "       gagebpe --train FILE... [-o DICT] [--maxdict BYTES]")
     return p
 
 
@@ -154,11 +163,20 @@ def main(argv=None):
     if args.threads < 0:
         run.report("-T", Problem("threads must be 0 or more"))
         return run.status
+    if args.mode == "train":
+        _say_cache_warnings(run)
+        _train(run, args.files)
+        return run.status
     files = args.files or ["-"]
     if args.output and len(files) > 1:
         run.report("-o", Problem("only one input file may be given with -o"))
         return run.status
     _say_cache_warnings(run)
+    try:
+        run.dictionary = _load_dictionary(args)
+    except Problem as problem:
+        run.report(args.dictionary or "--maxdict", problem)
+        return run.status
     run.plain = _plain_job(args, files)
     if not run.plain:
         _announce_compiling(run)
@@ -196,7 +214,7 @@ def _plain_job(args, names):
     expected to finish before the kernels would have loaded."""
     if args.mode == "list":
         return True
-    if args.recursive or "-" in names or args.format == "gage1994":
+    if args.recursive or "-" in names or args.format == "gage1994" or args.dictionary:
         return False
     from . import _plain_jobs as stream
     seconds = 0.0
@@ -393,13 +411,13 @@ def _compress(run, source, size, out, name):
             return
         source = io.BytesIO(data)  # declined: the kernels code it
     if args.format == "gage1994":
-        if args.level or args.block_size:
-            raise Problem("the gage1994 format has no levels or block sizes")
+        if args.level or args.block_size or run.dictionary:
+            raise Problem("the gage1994 format has no levels, block sizes or dictionaries")
         compressor, chunk = gagebpe.gage1994.Compressor(), READ_SIZE
     else:
         try:
             compressor = gagebpe.Compressor(args.level, block_size=args.block_size,
-                                            threads=args.threads)
+                                            threads=args.threads, dictionary=run.dictionary)
         except ValueError as e:
             raise Problem(str(e)) from None
         # Whole blocks for every thread, so that they can be coded side by side.
@@ -430,7 +448,10 @@ def _decompress(run, source, size, out, name):
         source = io.BytesIO(data)  # declined: the kernels decode it, or say what is wrong
     counted = _Counted(source)
     try:
-        with gagebpe.open(counted, format=fmt, threads=run.args.threads) as f, \
+        if fmt == "gage1994" and run.dictionary:
+            raise Problem("the gage1994 format has no dictionaries")
+        with gagebpe.open(counted, format=fmt, threads=run.args.threads,
+                          dictionary=run.dictionary) as f, \
                 _progress(run, size, name) as bar:
             written = 0
             while data := f.read(READ_SIZE):
@@ -447,6 +468,61 @@ def _decompress(run, source, size, out, name):
 def _plain():
     from . import _plain_jobs as stream
     return stream
+
+
+# -- dictionaries -----------------------------------------------------------------
+
+DEFAULT_DICTIONARY = "dictionary"  # as zstd --train names its output
+
+
+def _load_dictionary(args):
+    """The ``gagebpe.Dictionary`` that -D names, or None."""
+    if args.maxdict is not None:
+        raise Problem("--maxdict applies only with --train")
+    if args.dictionary is None:
+        return None
+    import gagebpe
+    try:
+        with open(args.dictionary, "rb") as f:
+            return gagebpe.Dictionary.from_bytes(f.read())
+    except OSError as e:
+        raise Problem(e.strerror or str(e)) from None
+    except gagebpe.GageBPEError as e:
+        raise Problem(f"not a valid dictionary: {e}") from None
+
+
+def _train(run, names):
+    """Train a dictionary on the files ``names`` (each a sample) and write
+    it to -o (``dictionary`` by default), whole or not at all."""
+    import gagebpe
+    args = run.args
+    if not names:
+        run.report("--train", Problem("no sample files given"))
+        return
+    samples = []
+    for name in names:
+        try:
+            with open(name, "rb") as f:
+                samples.append(f.read())
+        except OSError as e:
+            run.report(name, Problem(e.strerror or str(e)))
+            return
+    from .encoder.dictionary import DEFAULT_SIZE
+    size = args.maxdict or DEFAULT_SIZE
+    try:
+        dictionary = gagebpe.train_dictionary(samples, size)
+    except ValueError as e:
+        run.report("--train", Problem(str(e)))
+        return
+    target = args.output or DEFAULT_DICTIONARY
+    try:
+        with _atomic_output(target, args.force, "-") as out:
+            out.write(bytes(dictionary))
+    except Problem as problem:
+        run.report(target, problem)
+        return
+    run.say(f"{target}: dictionary {dictionary.id:#010x} of {len(dictionary)} bytes "
+            f"({len(dictionary.merges)} merges) from {len(samples)} samples", 2)
 
 
 class _Counted:

@@ -81,6 +81,13 @@ def _exercise():
     big = sample(100_000)
     _check(gagebpe.decompress(gagebpe.compress(big, dictionary=d), dictionary=d) == big,
            "a dictionary's stream")
+    c = gagebpe.Compressor(dictionary=d)
+    blob = c.compress(lines[300]) + c.flush()
+    _check(gagebpe.Decompressor(dictionary=d).decompress(blob) == lines[300], "Decompressor")
+    import io
+    with gagebpe.open(io.BytesIO(blob), dictionary=d) as f:
+        f.seek(3)
+        _check(f.read() == lines[300][3:], "a seek with a dictionary")
     g = gagebpe.grammar.encode(sample(5000))
     _check(gagebpe.grammar.decode(g.merges, g.ids) == sample(5000), "grammar.decode")
     for data in (sample(20000), b"a" * 6000, bytes(range(256)) * 8):

@@ -350,3 +350,35 @@ def test_keep_flag_and_verbose_summary(text_file):
     result = gagebpe("-k", "-v", text_file)
     assert result.returncode == 0 and text_file.exists()
     assert b"ratio" in result.stderr
+
+
+def test_train_and_use_a_dictionary(tmp_path):
+    """--train writes a dictionary; -D compresses, decompresses and tests
+    with it; without it the stream is refused, naming its id."""
+    lines = TEXT.splitlines(True)
+    for i in range(200):
+        (tmp_path / f"s{i}.txt").write_bytes(b"".join(lines[i * 5:i * 5 + 5]))
+    samples = [f"s{i}.txt" for i in range(200)]
+    result = gagebpe("--train", *samples, "-o", "d.dict", "--maxdict", "8K", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    import gagebpe as api
+    dictionary = api.Dictionary.from_bytes((tmp_path / "d.dict").read_bytes())
+    assert len(dictionary) <= 8192
+    record = tmp_path / "record.txt"
+    record.write_bytes(b"".join(lines[2000:2004]))
+    assert gagebpe("-D", "d.dict", "record.txt", cwd=tmp_path).returncode == 0
+    blob = (tmp_path / "record.txt.gbpe").read_bytes()
+    assert api.decompress(blob, dictionary=dictionary) == record.read_bytes()
+    assert gagebpe("-D", "d.dict", "-t", "record.txt.gbpe", cwd=tmp_path).returncode == 0
+    out = gagebpe("-D", "d.dict", "-dc", "record.txt.gbpe", cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout == record.read_bytes()
+    missing = gagebpe("-dc", "record.txt.gbpe", cwd=tmp_path)
+    assert missing.returncode == 1
+    one_line_error(missing, "record.txt.gbpe", f"{dictionary.id:#010x}")
+    (tmp_path / "bad.dict").write_bytes(b"\x89GBD" + bytes(20))
+    bad = gagebpe("-D", "bad.dict", "-t", "record.txt.gbpe", cwd=tmp_path)
+    assert bad.returncode == 1
+    one_line_error(bad, "bad.dict", "not a valid dictionary")
+    assert gagebpe("--maxdict", "8K", "record.txt", cwd=tmp_path).returncode == 1
+    assert gagebpe("--train", "-o", "x.dict", cwd=tmp_path).returncode == 1
+    assert not (tmp_path / "x.dict").exists()

@@ -106,3 +106,27 @@ def test_corrupt_and_truncated_chunks():
 def test_config_is_json():
     config = GageBPE(level=2, block_size=1 << 16).get_config()
     assert json.loads(json.dumps(config)) == {"id": "gagebpe", "level": 2, "block_size": 65536}
+
+
+def test_a_dictionary_travels_in_the_config(tmp_path):
+    """A chunk coded with a dictionary is read back in a fresh process
+    from the codec's config alone."""
+    rows = [b"%d,sensor-%d,ok,%d.5\n" % (i, i % 17, i * 3) for i in range(3000)]
+    dictionary = gagebpe.train_dictionary(rows[:2000], 8192)
+    codec = GageBPE(dictionary=dictionary)
+    chunk = np.frombuffer(b"".join(rows[2000:2040]), dtype="u1")
+    blob = codec.encode(chunk)
+    assert len(blob) <= len(GageBPE().encode(chunk)) + 4  # at worst: the dictionary's id
+    config = codec.get_config()
+    json.dumps(config)
+    again = numcodecs.get_codec(dict(config))
+    assert again.dictionary == dictionary
+    assert np.array_equal(again.decode(blob, out=np.empty_like(chunk)), chunk)
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    (tmp_path / "chunk.gbpe").write_bytes(blob)
+    code = (f"import json, numcodecs, numpy as np; "
+            f"c = numcodecs.get_codec(json.load(open({str(tmp_path / 'config.json')!r}))); "
+            f"print(bytes(c.decode(open({str(tmp_path / 'chunk.gbpe')!r}, 'rb').read())) == "
+            f"{bytes(chunk)!r})")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "True", out.stderr

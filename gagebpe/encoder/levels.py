@@ -13,9 +13,9 @@ CONTEXT_FROM = 1 << 20
 # A block of at most this many bytes may be coded MIXED (``mixed`` tries).
 MIXED_MAX = 1 << 11
 # With a dictionary, a block of at most this many bytes is coded only with
-# it (DICTIONARY_IDS) or STORED: a record, for which the dictionary is made;
-# a larger block also tries its level's codings.
-DICTIONARY_ALONE = 1 << 16
+# it (DICTIONARY_IDS) or STORED: a record too short to repeat itself; a
+# larger block also tries its level's codings (docs/DESIGN.md, Dictionaries).
+DICTIONARY_ALONE = 512
 
 
 class Level(NamedTuple):
