@@ -199,3 +199,22 @@ def test_the_batch_limit_holds(dictionary):
 def test_gage1994_has_no_dictionaries(dictionary):
     with pytest.raises(ValueError):
         gagebpe.compress(b"x", format="gage1994", dictionary=dictionary)
+
+
+def test_a_dictionary_from_a_tokenizer():
+    """A ByteBPE tokenizer's merges make a dictionary: its phrases are the
+    tokenizer's tokens, and records round-trip with it."""
+    from gagebpe.tokenizers import ByteBPE
+    text = [r.decode() for r in SAMPLES]
+    bpe = ByteBPE.train(text, 400, pattern=None)
+    d = gagebpe.train_dictionary(SAMPLES, 4096, tokenizer=bpe)
+    tokens = sorted(bpe.mergeable_ranks().items(), key=lambda item: item[1])
+    longer = [t for t, _ in tokens if len(t) > 1]
+    assert 0 < len(d.merges) <= len(longer)
+    phrases = {}
+    for k, (a, b) in enumerate(d.merges.tolist()):
+        phrases[256 + k] = phrases.get(a, bytes([a]) if a < 256 else None) + \
+            phrases.get(b, bytes([b]) if b < 256 else None)
+    assert [phrases[256 + k] for k in range(len(d.merges))] == longer[:len(d.merges)]
+    blobs = gagebpe.compress_many(RECORDS, dictionary=d)
+    assert gagebpe.decompress_many(blobs, dictionary=d) == RECORDS

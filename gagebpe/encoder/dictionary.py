@@ -19,10 +19,13 @@ BYTES_PER_MERGE = 3.2
 SHRINK = 0.97  # a dictionary that came out too large is retried this much smaller
 
 
-def train_dictionary(samples, size=DEFAULT_SIZE):
+def train_dictionary(samples, size=DEFAULT_SIZE, *, tokenizer=None):
     """The ``Dictionary`` of at most ``size`` bytes learned on ``samples``
     (bytes-like records, as the data to be compressed will come); the same
-    samples always give the same dictionary."""
+    samples always give the same dictionary.  With a ``tokenizer`` (a
+    trained ``gagebpe.tokenizers.ByteBPE``), its merges, in rank order, take
+    the place of the ones learned here; the code is still fitted to the
+    samples."""
     records = [bytes(s) for s in samples]
     if not any(records):
         raise ValueError("no sample bytes to train a dictionary on")
@@ -32,7 +35,10 @@ def train_dictionary(samples, size=DEFAULT_SIZE):
         raise ValueError(f"a dictionary takes at least {smallest} bytes")
     data, starts = joined(records)
     most = max(0, int((size - smallest) / BYTES_PER_MERGE))
-    merges = _grammar.build(b"".join(records), 2, most).merges
+    if tokenizer is None:
+        merges = _grammar.build(b"".join(records), 2, most).merges
+    else:
+        merges = tokenizer_merges(tokenizer)[:most]
     tables = merge_tables(merges)
     n = len(merges)
     while True:  # ends: a dictionary of no merges is the smallest
@@ -41,3 +47,18 @@ def train_dictionary(samples, size=DEFAULT_SIZE):
         if len(dictionary) <= size:
             return dictionary
         n = int(n * min(SHRINK, size / len(dictionary)))
+
+
+def tokenizer_merges(tokenizer):
+    """A ``ByteBPE`` tokenizer's merges as a dictionary numbers its symbols:
+    a single-byte token is its byte value, the k-th longer token (in rank
+    order) symbol 256 + k, which its k-th merge makes."""
+    symbol, longer = {}, 0
+    for token, rank in sorted(tokenizer.mergeable_ranks().items(), key=lambda item: item[1]):
+        if len(token) == 1:
+            symbol[rank] = token[0]
+        else:
+            symbol[rank] = _kernels.N_BYTES + longer
+            longer += 1
+    pairs = [(symbol[a], symbol[b]) for a, b in tokenizer.merges]
+    return np.array(pairs, np.int32).reshape(-1, 2)
