@@ -235,10 +235,6 @@ def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_lengt
     dictionaries = _dictionaries(dictionary)
     if type(data) is not bytes:
         data = bytes(data)  # kernels on other threads read it as it is now
-    if dictionaries:  # a record: one kernel call
-        out = _dictionary_modules()[1].decode_stream(data, *dictionaries.values(), left)
-        if out is not None:
-            return out
     if (out := _fast.decode(data, min(left, PLAUSIBLE_EXPANSION * len(data)))) is not None:
         return out
     with memoryview(data) as view:

@@ -153,15 +153,6 @@ def check(data):
 
 
 @njit(cache=True, nogil=True)
-def checks_of(data, starts):
-    """The data check of each record ``data[starts[i]:starts[i + 1]]``."""
-    checks = np.empty(starts.shape[0] - 1, np.int64)
-    for i in range(checks.shape[0]):
-        checks[i] = check(data[starts[i]:starts[i + 1]])
-    return checks
-
-
-@njit(cache=True, nogil=True)
 def token_counts(data, starts, keys, vals, ranks, results, merges, n_merges):
     """How often each symbol of the first ``n_merges`` merges' grammar is a
     token of the records (``tokens``): a dictionary's code is built on it."""

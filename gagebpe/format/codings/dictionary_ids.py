@@ -81,11 +81,6 @@ def decode(payload, size, out, dictionary):
 DECODERS = {DICTIONARY_IDS: decode}
 
 
-def checks_of(data, starts):
-    """The data check of each record ``data[starts[i]:starts[i + 1]]``."""
-    return _kernels.checks_of(data, starts).tolist()
-
-
 @njit(cache=True, nogil=True)
 def _layout(data, head):
     """``(size, payload_at, data_check)`` if ``data`` is exactly a single
