@@ -98,6 +98,21 @@ def test_forged_dictionaries_are_refused():
         gagebpe.Dictionary.from_bytes(forged([], coded_sequence.lengths_section(lengths)))
 
 
+def test_every_symbol_gets_a_code_while_its_phrase_fits():
+    import numpy as np
+    # merge k doubles merge k - 1: 40 merges would need 2^41 bytes of phrases
+    merges = np.array([(97, 97)] + [(256 + k, 256 + k) for k in range(40)], np.int32)
+    counts = np.zeros(256 + len(merges), np.int64)
+    counts[[97, 256 + 3]] = 50
+    d = gagebpe.Dictionary.from_counts(merges, counts)
+    coded = d.lengths > 0
+    assert coded[:256].all() and coded[256 + 3]
+    assert coded[256:256 + 24].all() and not coded[256 + 24:].any()  # 2^26 bytes in all
+    again = gagebpe.Dictionary.from_bytes(bytes(d))
+    assert gagebpe.decompress(gagebpe.compress(b"a" * 5000, dictionary=again),
+                              dictionary=again) == b"a" * 5000
+
+
 # -- round trips ------------------------------------------------------------------
 
 @given(st.lists(byte_strings(600), max_size=6))
@@ -194,6 +209,20 @@ def test_the_batch_limit_holds(dictionary):
         gagebpe.decompress_many(blobs, dictionary=dictionary, limit=total - 1)
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(blobs[0], dictionary=dictionary, limit=len(RECORDS[0]) - 1)
+
+
+def test_batches_decode_alike_on_threads(dictionary):
+    records = [record(i) for i in range(900, 9000)] + [bytes(range(200)), b""]
+    blobs = gagebpe.compress_many(records, dictionary=dictionary)
+    assert sum(map(len, records)) > 4 * (1 << 16)  # enough for four threads
+    for threads in (0, 2, 4):
+        assert gagebpe.decompress_many(blobs, dictionary=dictionary, threads=threads) == records
+    damaged = list(blobs)
+    damaged[-5] = damaged[-5][:-1] + bytes([damaged[-5][-1] ^ 1])  # in the last thread's share
+    with pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress_many(damaged, dictionary=dictionary, threads=4)
+    with pytest.raises(ValueError):
+        gagebpe.decompress_many(blobs, dictionary=dictionary, threads=-1)
 
 
 def test_gage1994_has_no_dictionaries(dictionary):

@@ -10,7 +10,7 @@ PUBLIC = {"gagebpe", "gagebpe.__main__", "gagebpe.cli", "gagebpe.dask", "gagebpe
           "gagebpe.precompile", "gagebpe.sample", "gagebpe.zarr", "gagebpe.tokenizers",
           "gagebpe.tokenizers.__main__", "gagebpe.tokenizers.cli"}
 HELPERS = {"gagebpe._errors", "gagebpe._jit", "gagebpe._version", "gagebpe._arguments",
-           "gagebpe._inplace_bytes", "gagebpe._output"}
+           "gagebpe._inplace_bytes", "gagebpe._output", "gagebpe._threads"}
 # Each layer's folders, and what it may import besides itself and HELPERS.
 BELOW = {
     "gagebpe.plain": (),

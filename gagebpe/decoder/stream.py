@@ -308,12 +308,13 @@ def decompress_into(data, out, *, threads=1):
     return out
 
 
-def decompress_many(blobs, *, dictionary=None, limit=DEFAULT_LIMIT):
+def decompress_many(blobs, *, dictionary=None, limit=DEFAULT_LIMIT, threads=1):
     """``[decompress(blob, dictionary=dictionary) for blob in blobs]``,
     with the records coded by the dictionary (what ``compress_many``
-    writes) read and decoded together in one kernel call; ``limit`` bounds
-    the output of all of them.  Raises as ``decompress`` does."""
-    left = check_limit(limit)
+    writes) read and decoded together, on up to ``threads`` threads;
+    ``limit`` bounds the output of all of them.  Raises as ``decompress``
+    does."""
+    left, threads = check_limit(limit), check_threads(threads)
     blobs = [blob if type(blob) is bytes else bytes(blob) for blob in blobs]
     dictionaries = _dictionaries(dictionary)
     if not dictionaries:
@@ -322,7 +323,7 @@ def decompress_many(blobs, *, dictionary=None, limit=DEFAULT_LIMIT):
             out.append(decompress(blob, limit=left))
             left -= len(out[-1])
         return out
-    out = _dictionary_modules()[1].decode_streams(blobs, *dictionaries.values(), left)
+    out = _dictionary_modules()[1].decode_streams(blobs, *dictionaries.values(), left, threads)
     left -= sum(len(piece) for piece in out if piece is not None)
     for i, piece in enumerate(out):
         if piece is None:

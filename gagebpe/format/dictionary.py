@@ -13,7 +13,7 @@ checks: a damaged dictionary is refused on load, and two dictionaries
 differ in id wherever they differ at all.
 
 Imports ``_errors``, ``format.container`` and the kernels ``kernels.bits``,
-``kernels.coded_sequence``, ``kernels.dictionary``, ``kernels.huffman``,
+``kernels.coded_sequence``, ``kernels.dictionary``, ``kernels.expand``, ``kernels.huffman``,
 ``kernels.rank_merge`` and ``kernels.xxh64``.
 """
 import struct
@@ -22,7 +22,8 @@ import numpy as np
 
 from .._errors import UNDEFINED_MERGE, GageBPEError
 from ..kernels import (bits as _bits, coded_sequence as _coded_sequence,
-                       dictionary as _kernels, huffman as _huffman, rank_merge as _rank_merge)
+                       dictionary as _kernels, expand as _expand, huffman as _huffman,
+                       rank_merge as _rank_merge)
 from ..kernels.xxh64 import block_check
 from . import container as _container
 
@@ -58,10 +59,19 @@ class Dictionary:
     @classmethod
     def from_counts(cls, merges, counts):
         """The dictionary of ``merges`` whose code fits how often each symbol
-        was a token (``counts``); every byte value gets a code, so that any
-        record can be coded."""
+        was a token (``counts``), each counted once more (docs/DESIGN.md,
+        "Dictionaries"): every byte value gets a code, so that any record
+        can be coded, and so does every merge whose phrase fits in the
+        MAX_PHRASES a decoder holds."""
+        merges = np.ascontiguousarray(merges, np.int32).reshape(-1, 2)
         counts = np.array(counts, np.int64)
+        sizes = _expand.symbol_lengths(merges, N_BYTES, MAX_PHRASES)
+        unused = counts == 0
+        unused[:N_BYTES] = False
+        room = MAX_PHRASES - int(sizes[~unused].sum())
+        taken = np.cumsum(np.where(unused, sizes, 0)) <= room
         counts[:N_BYTES] += 1
+        counts[unused & taken] += 1
         return cls(merges, _huffman.code_lengths(counts, _huffman.MAX_LENGTH))
 
     @classmethod

@@ -4,9 +4,10 @@ static code, and decoded from tables built once per dictionary, many
 records to a call, so that a small record costs its bytes, not a setup.
 
 A dictionary's symbols are the 256 byte values, then its merges (merge k
-is symbol 256 + k).  Not every symbol has a code: a merge that training
-left inside longer tokens has none, and a record's token without a code
-is written as its two halves, recursively (the phrase is the same).
+is symbol 256 + k).  Not every symbol need have a code (training gives
+none to a merge whose phrase would not fit a decoder's table unless a
+sample used it); a record's token without a code is written as its two
+halves, recursively (the phrase is the same).
 
 Imports ``_jit`` and the kernels ``kernels.expand``, ``kernels.huffman``,
 ``kernels.rank_merge`` and ``kernels.xxh64``.

@@ -16,18 +16,18 @@ counts and merges the most frequent; ties go to the pair seen first in the
 text (``ties="first"``: minbpe's rule) or to the smallest pair of ids
 (``ties="rustbpe"``: rustbpe's).
 
-Imports ``_errors``, the kernels ``tokenizers.kernels.byte_vocab``, ``tokenizers.kernels.distinct``,
-``kernels.rank_merge``, ``tokenizers.kernels.word_merges``, and ``_patterns``,
-``_unicode`` and ``_byte_files``.
+Imports ``_threads``, ``_errors``, the kernels
+``tokenizers.kernels.byte_vocab``, ``tokenizers.kernels.distinct``,
+``kernels.rank_merge``, ``tokenizers.kernels.word_merges``, and
+``_patterns``, ``_unicode`` and ``_byte_files``.
 """
 import functools
 import os
 import re
-import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .. import _threads
 from ..kernels import rank_merge as _rank_merge
 from .kernels import (byte_vocab as _byte_vocab, distinct as _distinct,
                       word_merges as _word_merges)
@@ -199,8 +199,8 @@ class ByteBPE:
         cuts = np.searchsorted(np.cumsum([len(t) for t in texts]),
                                np.linspace(0, sum(map(len, texts)), 2 * threads + 1)[1:-1])
         bounds = sorted(set([0, *cuts.tolist(), len(texts)]))
-        runs = _pool(threads).map(lambda ab: self._encode_group(texts[ab[0]:ab[1]], *rule),
-                                  zip(bounds, bounds[1:]))
+        runs = _threads.pool(threads).map(
+            lambda ab: self._encode_group(texts[ab[0]:ab[1]], *rule), zip(bounds, bounds[1:]))
         return [ids for run in runs for ids in run]
 
     def _special_rule(self, allowed_special, disallowed_special):
@@ -434,20 +434,6 @@ def _check_training(vocab_size, min_frequency, ties):
         raise ValueError(f"ties must be one of {tuple(TIES)}, not {ties!r}")
     if vocab_size < 256 or min_frequency < 1:
         raise ValueError("vocab_size must be at least 256 and min_frequency at least 1")
-
-
-_pools = {}  # threads -> ThreadPoolExecutor
-_pools_lock = threading.Lock()
-os.register_at_fork(after_in_child=_pools.clear)  # a child has none of the threads
-
-
-def _pool(threads):
-    """A pool of ``threads`` threads, started once and kept: new threads on
-    every call cost a 4 MB batch about 5 ms of its 65 (measured)."""
-    with _pools_lock:
-        if threads not in _pools:
-            _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="gagebpe")
-        return _pools[threads]
 
 
 @functools.lru_cache(maxsize=64)

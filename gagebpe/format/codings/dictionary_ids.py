@@ -11,12 +11,14 @@ Records are coded and decoded many to a kernel call (``encode_many``,
 ``compress_many`` writes for a record) in that one call, their layout
 included, so that a record costs no reader in Python.
 
-Imports ``_errors``, ``_jit``, ``format.container`` (the single layout and
-its varints, compiled), ``format.dictionary``, ``format.registry`` and the kernels
-``kernels.dictionary`` and ``kernels.coded_sequence``.
+Imports ``_threads``, ``_errors``, ``_jit``, ``format.container`` (the
+single layout and its varints, compiled), ``format.dictionary``,
+``format.registry`` and the kernels ``kernels.dictionary`` and
+``kernels.coded_sequence``.
 """
 import numpy as np
 
+from ... import _threads
 from ..._errors import OVER_LIMIT, GageBPEError
 from ..._jit import njit
 from ...kernels import dictionary as _kernels
@@ -28,6 +30,9 @@ from ..registry import DICTIONARY_IDS
 _varint = njit(cache=True, nogil=True)(varint_at)
 # What ``decode_streams`` found of each stream.
 DECODED, NOT_A_RECORD, BAD_PAYLOAD, BAD_CHECK = range(4)
+# A thread of ``decode_streams`` decodes at least this much output: less
+# costs more in handing over than it saves.
+THREAD_BYTES = 1 << 16
 
 
 def joined(records):
@@ -105,36 +110,43 @@ def _layout(data, head):
 
 
 @njit(cache=True, nogil=True)
-def _decode_streams(data, starts, head, table, phrases, limit):
-    """``(out, out_starts, found)``: the streams ``data[starts[i]:starts[i +
-    1]]`` that are each one DICTIONARY_IDS block of the dictionary
-    ``head`` names, decoded end to end into ``out``, and what was found of
-    each (DECODED, NOT_A_RECORD: left to the general reader, BAD_PAYLOAD,
-    BAD_CHECK); out is empty if they would pass ``limit`` bytes in all."""
+def _layouts(data, starts, head):
+    """``(found, payload_at, checks, out_starts)`` of the streams
+    ``data[starts[i]:starts[i + 1]]``: those that are each one
+    DICTIONARY_IDS block of the dictionary ``head`` names are found
+    DECODED (not yet so: ``_decode_some`` decodes them), with where their
+    payloads start, their data checks and where their bytes go, end to
+    end; the others NOT_A_RECORD, left to the general reader."""
     n = starts.shape[0] - 1
     found = np.full(n, NOT_A_RECORD, np.int64)
-    sizes = np.zeros(n, np.int64)
     payload_at = np.zeros(n, np.int64)
     checks = np.zeros(n, np.int64)
     out_starts = np.zeros(n + 1, np.int64)
     for i in range(n):
         size, at, check = _layout(data[starts[i]:starts[i + 1]], head)
         if size > 0:
-            found[i], sizes[i], payload_at[i], checks[i] = DECODED, size, starts[i] + at, check
-        out_starts[i + 1] = out_starts[i] + sizes[i]
-    if out_starts[n] > limit:
-        return np.empty(0, np.uint8), out_starts, found
-    out = np.empty(out_starts[n], np.uint8)
-    buffer = _kernels.padded(data)
-    for i in range(n):
+            found[i], payload_at[i], checks[i] = DECODED, starts[i] + at, check
+        else:
+            size = 0
+        out_starts[i + 1] = out_starts[i] + size
+    return found, payload_at, checks, out_starts
+
+
+@njit(cache=True, nogil=True)
+def _decode_some(buffer, starts, first, last, found, payload_at, checks, out, out_starts, table,
+                 phrases):
+    """Decode streams ``first`` to ``last - 1`` of ``_layouts`` into their
+    places in ``out`` (``buffer`` is the streams' bytes padded), marking
+    those that fail BAD_PAYLOAD or BAD_CHECK.  Calls on disjoint ranges
+    write disjoint bytes, so threads may share ``out`` and ``found``."""
+    for i in range(first, last):
         if found[i] != DECODED:
             continue
         if not _kernels.decode_record(buffer, payload_at[i], starts[i + 1], out, out_starts[i],
-                                      sizes[i], table, phrases):
+                                      out_starts[i + 1] - out_starts[i], table, phrases):
             found[i] = BAD_PAYLOAD
         elif _kernels.check(out[out_starts[i]:out_starts[i + 1]]) != checks[i]:
             found[i] = BAD_CHECK
-    return out, out_starts, found
 
 
 @njit(cache=True, nogil=True)
@@ -188,16 +200,30 @@ def _raise(found, dictionary):
         raise GageBPEError("block check failed: data corrupt")
 
 
-def decode_streams(blobs, dictionary, limit):
+def decode_streams(blobs, dictionary, limit, threads=1):
     """For each of ``blobs`` (bytes): its decompressed bytes if it is a
     single stream of one DICTIONARY_IDS block naming ``dictionary``, else
     None.  ``GageBPEError`` for such a stream that fails its decoding or
-    its check, or if their output would pass ``limit`` bytes in all."""
+    its check, or if their output would pass ``limit`` bytes in all.  Up
+    to ``threads`` threads decode, each at least THREAD_BYTES of output."""
     data, starts = joined(blobs)
-    out, out_starts, found = _decode_streams(data, starts, dictionary.head, *dictionary.decoding(),
-                                             min(limit, 1 << 62))
+    found, payload_at, checks, out_starts = _layouts(data, starts, dictionary.head)
     if out_starts[-1] > limit:
         raise GageBPEError(OVER_LIMIT)
+    out = np.empty(out_starts[-1], np.uint8)
+    buffer = _kernels.padded(data)
+    state = (found, payload_at, checks, out, out_starts, *dictionary.decoding())
+
+    def decode(first, last):
+        _decode_some(buffer, starts, first, last, *state)
+
+    parts = max(1, min(threads, int(out_starts[-1]) // THREAD_BYTES))
+    if parts == 1:
+        decode(0, len(blobs))
+    else:  # cut where the output crosses each part's share, so parts cost alike
+        shares = out_starts[-1] * np.arange(1, parts) // parts
+        cuts = [0, *np.searchsorted(out_starts, shares).tolist(), len(blobs)]
+        list(_threads.pool(parts).map(decode, cuts[:-1], cuts[1:]))
     if (found >= BAD_PAYLOAD).any():
         _raise(BAD_PAYLOAD if (found == BAD_PAYLOAD).any() else BAD_CHECK, dictionary)
     buffer = out.tobytes()
