@@ -8,6 +8,7 @@ hashes tiktoken pins; no network at run time."""
 import hashlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
@@ -146,6 +147,42 @@ def test_the_same_ids_as_tiktoken_on_any_text(model, text):
     else:
         assert ours.encode(text, allowed_special=allowed - {"<|endoftext|>"}) == want
     assert ours.decode_bytes(ours.encode_ordinary(text)) == text.encode()
+
+
+ascii_pieces = st.one_of(
+    st.text(alphabet=st.characters(max_codepoint=127), max_size=12),
+    st.sampled_from([" ", "  ", "\n", "\r\n", " \n ", "'s", "'LL", "123456", "Don't", "x ",
+                     "\t", "\x0b", "\x0c", "\x1c"] + SPECIALS),
+)
+
+
+@given(st.lists(ascii_pieces, max_size=40).map("".join))
+def test_short_texts_take_python_and_give_the_kernels_ids(model, text):
+    """A short ASCII text is cut by ``re`` (``_short``), a batch by the
+    kernel scanner: the same ids, tiktoken's, special tokens included."""
+    ours, theirs = model
+    want = theirs.encode_ordinary(text)
+    assert ours.encode_ordinary(text) == want
+    assert ours.encode_batch([text, "."], threads=1, disallowed_special=())[0] == want
+    assert ours.encode_ordinary(text, as_numpy=True).tolist() == want
+    assert ours.encode(text, allowed_special="all") == theirs.encode(text, allowed_special="all")
+    assert ours.encode(text, allowed_special="all", as_numpy=True).dtype == np.uint32
+    assert ours.decode_bytes(want) == ours.decode_bytes(np.array(want)) == text.encode()
+
+
+def test_decoding_takes_any_sequence_of_ids_and_refuses_non_tokens(cl100k):
+    ours, theirs = cl100k
+    ids = theirs.encode_ordinary("one two three")
+    whole = b"one two three"
+    for given_ids, want in ((ids, whole), (tuple(ids), whole), (iter(ids), whole),
+                            (np.array(ids, np.uint32), whole), (ids[:1], b"one"), ([], b"")):
+        assert ours.decode_bytes(given_ids) == want
+    for bad in ([ids[0], -1], [-len(ours.mergeable_ranks())], [10**6]):
+        with pytest.raises(TokenizerError):
+            ours.decode_bytes(bad)
+    for bad in ([ids[0], 1.5], [None], ["1"]):
+        with pytest.raises(TypeError):
+            ours.decode_bytes(bad)
 
 
 def test_lone_surrogates_are_repaired_as_tiktoken_repairs_them(gpt2):

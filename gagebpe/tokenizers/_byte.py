@@ -19,7 +19,7 @@ text (``ties="first"``: minbpe's rule) or to the smallest pair of ids
 Imports ``_threads``, ``_errors``, the kernels
 ``tokenizers.kernels.byte_vocab``, ``tokenizers.kernels.distinct``,
 ``kernels.rank_merge``, ``tokenizers.kernels.word_merges``, and
-``_patterns``, ``_unicode`` and ``_byte_files``.
+``_patterns``, ``_short``, ``_unicode`` and ``_byte_files``.
 """
 import functools
 import os
@@ -32,9 +32,14 @@ from ..kernels import rank_merge as _rank_merge
 from .kernels import (byte_vocab as _byte_vocab, distinct as _distinct,
                       word_merges as _word_merges)
 from ._errors import TokenizerError
-from . import _byte_files, _patterns, _unicode
+from . import _byte_files, _patterns, _short, _unicode
 
 TIES = {"first": _word_merges.FIRST, "rustbpe": _word_merges.SMALLEST}
+
+
+# A single ASCII text of at most this many characters is encoded in Python
+# (``_short``), where a kernel call's fixed cost would outweigh its speed.
+SHORT_TEXT = 1000
 
 
 class DisallowedSpecialError(TokenizerError):
@@ -106,15 +111,21 @@ class ByteBPE:
                        *self._merge_table)
         self._id_objects = np.arange(len(self._tokens)).astype(object)  # ids as Python ints
         # Decoding covers the special tokens too; ids in neither are invalid.
-        every = self._tokens + [b""] * (self.n_vocab - len(self._tokens))
-        for token, i in self.special_tokens.items():
-            every[i] = token.encode("utf-8")
+        every = self._every()
         self._all_flat = np.frombuffer(b"".join(every), np.uint8)
         self._all_offsets = np.zeros(self.n_vocab + 1, np.int64)
         np.cumsum([len(t) for t in every], out=self._all_offsets[1:])
         self._valid = np.zeros(self.n_vocab, np.bool_)
         self._valid[:len(self._tokens)] = True
         self._valid[list(self.special_tokens.values())] = True
+        self._short_encoder = self._short_decoder = None  # built on first use
+
+    def _every(self):
+        """Every id's bytes, special tokens' included (b"" for no token)."""
+        every = self._tokens + [b""] * (self.n_vocab - len(self._tokens))
+        for token, i in self.special_tokens.items():
+            every[i] = token.encode("utf-8")
+        return every
 
     # -- what it holds ----------------------------------------------------------------
 
@@ -168,18 +179,24 @@ class ByteBPE:
 
     # -- encoding ------------------------------------------------------------------------
 
-    def encode_ordinary(self, text):
-        """The ids of ``text``, special tokens taken as ordinary text."""
+    def encode_ordinary(self, text, *, as_numpy=False):
+        """The ids of ``text`` (a list of ints; with ``as_numpy``, a uint32
+        array), special tokens taken as ordinary text."""
+        if as_numpy:
+            return self._encode_segments([text])[0].astype(np.uint32)
         return self._encode_group([text], None, None)[0]
 
-    def encode(self, text, *, allowed_special=frozenset(), disallowed_special="all"):
+    def encode(self, text, *, allowed_special=frozenset(), disallowed_special="all",
+               as_numpy=False):
         """The ids of ``text``, as tiktoken's ``encode``: an allowed special
         token (``allowed_special``: a set, or "all") in the text becomes its
         id; a disallowed one (``disallowed_special``: "all", the default,
         means every special token not allowed) raises
-        ``DisallowedSpecialError``."""
-        return self._encode_group([text], *self._special_rule(allowed_special,
-                                                              disallowed_special))[0]
+        ``DisallowedSpecialError``.  A list of ints, or with ``as_numpy`` a
+        uint32 array."""
+        ids = self._encode_group([text], *self._special_rule(allowed_special,
+                                                             disallowed_special))[0]
+        return np.array(ids, np.uint32) if as_numpy else ids
 
     def encode_batch(self, texts, *, threads=0, allowed_special=frozenset(),
                      disallowed_special="all"):
@@ -217,7 +234,37 @@ class ByteBPE:
 
     def _encode_group(self, texts, allowed, disallowed):
         """The ids of each of ``texts`` (lists)."""
+        if (len(texts) == 1 and len(texts[0]) <= SHORT_TEXT and texts[0].isascii()
+                and self._splitter.scanner is not None):
+            return [self._encode_short(texts[0], allowed, disallowed)]
         return self._as_lists(*self._encode_run(texts, allowed, disallowed))
+
+    def _encode_short(self, text, allowed, disallowed):
+        """``_encode_group`` of one short ASCII text, in Python (``_short``)."""
+        if disallowed is not None and (found := disallowed.search(text)):
+            raise DisallowedSpecialError(found.group())
+        if self._short_encoder is None:
+            self._short_encoder = _short.ShortEncoder(self.pattern, self._tokens,
+                                                      self._encode_chunks)
+        encode = self._short_encoder.encode
+        if allowed is None:
+            return encode(text)
+        ids, start = [], 0
+        for found in allowed.finditer(text):
+            ids += encode(text[start:found.start()])
+            ids.append(self.special_tokens[found.group()])
+            start = found.end()
+        return ids + encode(text[start:])
+
+    def _encode_chunks(self, chunks):
+        """The ids of each chunk (bytes) of ``chunks``, as lists."""
+        starts = np.zeros(len(chunks) + 1, np.int64)
+        np.cumsum([len(c) for c in chunks], out=starts[1:])
+        ids, id_starts = _byte_vocab.encode_spans(
+            np.frombuffer(b"".join(chunks), np.uint8), starts[:-1], starts[1:],
+            np.arange(len(chunks) + 1, dtype=np.int64), *self._vocab)
+        ids, id_starts = ids.tolist(), id_starts.tolist()
+        return [ids[a:b] for a, b in zip(id_starts, id_starts[1:])]
 
     def _encode_run(self, texts, allowed, disallowed):
         """``(ids, id_starts, layout, specials)``: the ordinary text between
@@ -299,9 +346,22 @@ class ByteBPE:
     # -- decoding ------------------------------------------------------------------------
 
     def decode_bytes(self, ids):
-        """The bytes of ``ids``; ``TokenizerError`` for an id that is no
-        token."""
-        ids = np.asarray(ids, np.int64).reshape(-1)
+        """The bytes of ``ids`` (ints, or an integer array);
+        ``TokenizerError`` for an id that is no token, ``TypeError`` for
+        one that is not an integer."""
+        if not isinstance(ids, np.ndarray):
+            if not isinstance(ids, (list, tuple)):
+                ids = list(ids)
+            if self._short_decoder is None:
+                self._short_decoder = _short.ShortDecoder(
+                    [t if ok else None for t, ok in zip(self._every(), self._valid.tolist())])
+            found = self._short_decoder.decode(ids)
+            if found is not None:
+                return found
+        ids = np.asarray(ids).reshape(-1)
+        if ids.size and ids.dtype.kind not in "iu":
+            raise TypeError(f"token ids must be integers, not {ids.dtype}")
+        ids = ids.astype(np.int64)
         bad = np.flatnonzero((ids < 0) | (ids >= self.n_vocab))
         if not len(bad):
             bad = np.flatnonzero(~self._valid[ids])
