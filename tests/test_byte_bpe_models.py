@@ -135,7 +135,9 @@ texts = st.lists(pieces, max_size=30).map("".join)
 @given(texts)
 def test_the_same_ids_as_tiktoken_on_any_text(model, text):
     ours, theirs = model
-    assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+    want = theirs.encode_ordinary(text)
+    assert ours.encode_ordinary(text) == want  # the short path (``_short``)
+    assert ours.encode_ordinary(text, as_numpy=True).tolist() == want  # the kernels
     allowed = {t for t in SPECIALS if t in ours.special_tokens}
     assert ours.encode(text, allowed_special="all") == theirs.encode(text, allowed_special="all")
     assert ours.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=())
@@ -157,9 +159,10 @@ ascii_pieces = st.one_of(
 
 
 @given(st.lists(ascii_pieces, max_size=40).map("".join))
-def test_short_texts_take_python_and_give_the_kernels_ids(model, text):
-    """A short ASCII text is cut by ``re`` (``_short``), a batch by the
-    kernel scanner: the same ids, tiktoken's, special tokens included."""
+def test_short_ascii_texts_take_python_and_give_the_kernels_ids(model, text):
+    """A short ASCII text is cut by ``re``'s smaller pattern (``_short``),
+    a batch by the kernel scanner: the same ids, tiktoken's, special
+    tokens included."""
     ours, theirs = model
     want = theirs.encode_ordinary(text)
     assert ours.encode_ordinary(text) == want

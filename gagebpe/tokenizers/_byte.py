@@ -37,7 +37,7 @@ from . import _byte_files, _patterns, _short, _unicode
 TIES = {"first": _word_merges.FIRST, "rustbpe": _word_merges.SMALLEST}
 
 
-# A single ASCII text of at most this many characters is encoded in Python
+# A single text of at most this many characters is encoded in Python
 # (``_short``), where a kernel call's fixed cost would outweigh its speed.
 SHORT_TEXT = 1000
 
@@ -111,21 +111,18 @@ class ByteBPE:
                        *self._merge_table)
         self._id_objects = np.arange(len(self._tokens)).astype(object)  # ids as Python ints
         # Decoding covers the special tokens too; ids in neither are invalid.
-        every = self._every()
+        every = self._tokens + [b""] * (self.n_vocab - len(self._tokens))
+        for token, i in self.special_tokens.items():
+            every[i] = token.encode("utf-8")
         self._all_flat = np.frombuffer(b"".join(every), np.uint8)
         self._all_offsets = np.zeros(self.n_vocab + 1, np.int64)
         np.cumsum([len(t) for t in every], out=self._all_offsets[1:])
         self._valid = np.zeros(self.n_vocab, np.bool_)
         self._valid[:len(self._tokens)] = True
         self._valid[list(self.special_tokens.values())] = True
-        self._short_encoder = self._short_decoder = None  # built on first use
-
-    def _every(self):
-        """Every id's bytes, special tokens' included (b"" for no token)."""
-        every = self._tokens + [b""] * (self.n_vocab - len(self._tokens))
-        for token, i in self.special_tokens.items():
-            every[i] = token.encode("utf-8")
-        return every
+        self._short_encoder = None  # built on first use
+        self._short_decoder = _short.ShortDecoder(
+            [t if ok else None for t, ok in zip(every, self._valid.tolist())])
 
     # -- what it holds ----------------------------------------------------------------
 
@@ -234,19 +231,20 @@ class ByteBPE:
 
     def _encode_group(self, texts, allowed, disallowed):
         """The ids of each of ``texts`` (lists)."""
-        if (len(texts) == 1 and len(texts[0]) <= SHORT_TEXT and texts[0].isascii()
-                and self._splitter.scanner is not None):
+        if len(texts) == 1 and len(texts[0]) <= SHORT_TEXT and self._splitter.scanner is not None:
             return [self._encode_short(texts[0], allowed, disallowed)]
         return self._as_lists(*self._encode_run(texts, allowed, disallowed))
 
     def _encode_short(self, text, allowed, disallowed):
-        """``_encode_group`` of one short ASCII text, in Python (``_short``)."""
+        """``_encode_group`` of one short text, in Python (``_short``)."""
         if disallowed is not None and (found := disallowed.search(text)):
             raise DisallowedSpecialError(found.group())
         if self._short_encoder is None:
             self._short_encoder = _short.ShortEncoder(self.pattern, self._tokens,
                                                       self._encode_chunks)
         encode = self._short_encoder.encode
+        if not text.isascii():
+            text, _ = _utf8(text)
         if allowed is None:
             return encode(text)
         ids, start = [], 0
@@ -349,15 +347,10 @@ class ByteBPE:
         """The bytes of ``ids`` (ints, or an integer array);
         ``TokenizerError`` for an id that is no token, ``TypeError`` for
         one that is not an integer."""
-        if not isinstance(ids, np.ndarray):
-            if not isinstance(ids, (list, tuple)):
-                ids = list(ids)
-            if self._short_decoder is None:
-                self._short_decoder = _short.ShortDecoder(
-                    [t if ok else None for t, ok in zip(self._every(), self._valid.tolist())])
-            found = self._short_decoder.decode(ids)
-            if found is not None:
-                return found
+        if type(ids) is not list and type(ids) is not tuple and not isinstance(ids, np.ndarray):
+            ids = list(ids)
+        if type(ids) is not np.ndarray and (found := self._short_decoder.decode(ids)) is not None:
+            return found
         ids = np.asarray(ids).reshape(-1)
         if ids.size and ids.dtype.kind not in "iu":
             raise TypeError(f"token ids must be integers, not {ids.dtype}")
