@@ -2,13 +2,15 @@
 from PyPI): the same codes file byte for byte, the same segmented text, and
 the same command line."""
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
-from gagebpe.tokenizers import WordBPE
+from gagebpe.tokenizers import WordBPE, _word
 
 from conftest import CANTERBURY
 
@@ -126,3 +128,27 @@ def test_a_progress_bar_on_request(tmp_path):
     quiet = subprocess.run(CLI + ["learn-bpe", "-s", "5", "-i", source], capture_output=True,
                            check=True)
     assert quiet.stderr == b""  # not a terminal: no bar
+
+
+TRAINING = ("the quick brown fox jumps over the lazy dog; the dog sleeps. " * 20
+            + "tabs\tand\tcarriage returns\r\n lower upper UPPER Ünïcödé 東京 " * 10)
+
+
+@pytest.mark.parametrize("version", ["0.1", "0.2"])
+@given(st.lists(st.sampled_from(["the", "dog", " ", "  ", "\r", "\n", "\t", "fox.", "Ünï",
+                                 "東", "x", "zzz", "</w>", "@@", "UPPER"]), max_size=30)
+       .map("".join))
+def test_short_texts_apply_in_python_as_apply_bpe_does(version, source):
+    """``apply`` of a short text (Python, the word cache) against the
+    kernels' (a long text) and subword-nmt's ``process_line``."""
+    codes = WordBPE.train(TRAINING, 60, ties="subword-nmt").codes()
+    if version == "0.2":
+        codes = codes.replace("#version: 0.1", "#version: 0.2")
+    ours = WordBPE.load_codes_text(codes)
+    assert len(source) <= _word.SHORT_TEXT
+    short = ours.apply(source)
+    bpe = apply_bpe.BPE(io.StringIO(codes))  # lines end at "\n" alone, as apply's do
+    assert short == "".join(bpe.process_line(line) for line in re.findall(r"[^\n]*\n|[^\n]+$",
+                                                                           source))
+    padding = "\n" * (_word.SHORT_TEXT + 1)  # a text this long takes the kernels
+    assert ours.apply(source + padding) == short + padding

@@ -39,7 +39,7 @@ TIES = {"first": _word_merges.FIRST, "rustbpe": _word_merges.SMALLEST}
 
 # A single text of at most this many characters is encoded in Python
 # (``_short``), where a kernel call's fixed cost would outweigh its speed.
-SHORT_TEXT = 1000
+SHORT_TEXT = 200
 
 
 class DisallowedSpecialError(TokenizerError):
@@ -256,11 +256,10 @@ class ByteBPE:
 
     def _encode_chunks(self, chunks):
         """The ids of each chunk (bytes) of ``chunks``, as lists."""
-        starts = np.zeros(len(chunks) + 1, np.int64)
-        np.cumsum([len(c) for c in chunks], out=starts[1:])
-        ids, id_starts = _byte_vocab.encode_spans(
-            np.frombuffer(b"".join(chunks), np.uint8), starts[:-1], starts[1:],
-            np.arange(len(chunks) + 1, dtype=np.int64), *self._vocab)
+        lengths = np.fromiter(map(len, chunks), np.int64, len(chunks))
+        ends = np.cumsum(lengths)
+        ids, id_starts = _byte_vocab.encode_chunks(np.frombuffer(b"".join(chunks), np.uint8),
+                                                   ends - lengths, ends, *self._vocab)
         ids, id_starts = ids.tolist(), id_starts.tolist()
         return [ids[a:b] for a, b in zip(id_starts, id_starts[1:])]
 
@@ -311,8 +310,8 @@ class ByteBPE:
         kernels' ``encode_spans``)."""
         pairs = [_utf8(s) for s in segments]
         buf = np.frombuffer(b"".join([b for _, b in pairs]), np.uint8)
-        text_starts = np.zeros(len(pairs) + 1, np.int64)
-        np.cumsum([len(b) for _, b in pairs], out=text_starts[1:])
+        lengths = np.fromiter((len(b) for _, b in pairs), np.int64, len(pairs))
+        text_starts = np.concatenate([[0], np.cumsum(lengths)])
         scanner = self._splitter.scanner
         if scanner is not None:
             return _byte_vocab.encode_texts(buf, text_starts, _unicode.classes(), scanner,

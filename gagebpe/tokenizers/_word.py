@@ -36,6 +36,9 @@ END = "</w>"
 TIES = {"first": "0.1", "subword-nmt": "0.2"}
 CONVENTIONS = {"0.1": _words.WHITESPACE, "0.2": _words.SPACES}
 CACHE_WORDS = 1 << 20  # encoded words kept; the cache is emptied past this
+# ``apply`` takes a text of at most this many characters line by line in
+# Python, through the word cache, rather than in kernel calls.
+SHORT_TEXT = 1000
 FORMAT = "gagebpe-wordbpe"
 
 
@@ -136,6 +139,7 @@ class WordBPE:
         self._table = self._merge_table()
         self._key_ids = self._alphabet_keys()
         self._cache = {}  # word -> its tokens' ids
+        self._rendered = {}  # separator -> {word: how apply writes it}
         # Units outside the vocabulary get ids past it, as they are met.
         self._unknown = {}  # unit -> id
         self._unknown_units = {}  # id -> unit
@@ -342,6 +346,8 @@ class WordBPE:
         single spaces, every subword but a word's last followed by
         ``separator``, and keeps the spaces and carriage returns at its
         ends.  The distinct words are encoded once each."""
+        if len(text) <= SHORT_TEXT:
+            return "\n".join([self._apply_line(line, separator) for line in text.split("\n")])
         cps = _code_points(text)
         starts, ends = _word_text.space_words(cps)
         ids, firsts = _distinct.distinct(cps, starts, ends)
@@ -353,6 +359,38 @@ class WordBPE:
             _code_points(separator + " "), end_token)
         out = _word_text.write_lines(cps, ids, rendered, rendered_starts, starts, ends)
         return out.tobytes().decode("utf-32-le", "surrogatepass")
+
+    def _apply_line(self, line, separator):
+        """``apply`` of one line without its ``\\n``, in Python: a short
+        text would spend more on a kernel call's fixed cost than on its
+        words.  Each word's rendering is kept (``_rendered``, bounded as the
+        word cache; lookups are single dict operations, safe under threads)."""
+        core = line.strip("\r ")
+        if not core:
+            return line
+        rendered = self._rendered.setdefault(separator, {})
+        words = [w for w in core.split(" ") if w]
+        found = [rendered.get(w) for w in words]
+        if None in found:
+            missing = [w for w, r in zip(words, found) if r is None]
+            fresh = {w: self._render(ids, separator)
+                     for w, ids in zip(missing, self._encode_words(missing))}
+            if len(rendered) + len(fresh) > CACHE_WORDS:
+                rendered.clear()
+            rendered.update(fresh)
+            found = [r if r is not None else fresh[w] for w, r in zip(words, found)]
+        lead = len(line) - len(line.lstrip("\r "))
+        trail = len(line) - len(line.rstrip("\r "))
+        return line[:lead] + " ".join(found) + line[len(line) - trail:]
+
+    def _render(self, ids, separator):
+        """A word's tokens ``ids`` as ``apply`` writes them."""
+        strings = self._strings(ids)
+        if strings[-1] == END and len(strings) > 1:  # version 0.1's unmerged end
+            strings.pop()
+        last = strings.pop()
+        return "".join([s + separator + " " for s in strings]) + (
+            last[:-len(END)] if last.endswith(END) and last != END else last)
 
     def _glyphs(self):
         """``(glyphs, glyph_starts, final_len)``: every token's code points
