@@ -97,12 +97,17 @@ def _exercise():
     for ties in ("first", "subword-nmt"):
         bpe = WordBPE.train(text, 300, ties=ties)
         _check(bpe.apply(text).replace("@@ ", "") == text, "WordBPE.apply")
+        _check(bpe.apply(text[:300]).replace("@@ ", "") == text[:300], "WordBPE.apply, short")
         bpe.encode_ids(text[:1000])
     from .tokenizers import ByteBPE
     for pattern, ties in (("gpt2", "first"), ("cl100k", "rustbpe"), ("gpt4", "first")):
         bpe = ByteBPE.train(text, 400, pattern=pattern, ties=ties, special_tokens=["<|x|>"])
         ids = bpe.encode(text + "<|x|>" + "a" * 500, allowed_special="all")
         _check(bpe.decode(ids) == text + "<|x|>" + "a" * 500, "ByteBPE.decode")
+        short = bpe.encode_ordinary(text[:150])  # in Python, its new chunks by a kernel
+        _check(bpe.decode_bytes(np.array(short)) == text[:150].encode(), "a short text")
+        _check(bpe.encode_ordinary(text[:500], as_numpy=True).tolist()
+               == bpe.encode_ordinary(text[:500]), "ByteBPE's arrays")
         _check(bpe.encode_batch([text[:500], text[500:]], threads=2) == [
             bpe.encode(text[:500]), bpe.encode(text[500:])], "ByteBPE.encode_batch")
         again = ByteBPE(list(bpe.mergeable_ranks()), pattern=pattern)  # merges recovered
