@@ -186,6 +186,13 @@ def test_decoding_takes_any_sequence_of_ids_and_refuses_non_tokens(cl100k):
     for bad in ([ids[0], 1.5], [None], ["1"]):
         with pytest.raises(TypeError):
             ours.decode_bytes(bad)
+    many = ids * 100  # long enough for the kernel
+    assert ours.decode_bytes(many) == ours.decode_bytes(tuple(many)) == whole * 100
+    for bad in (many + [-1], many + [10**6], many + [2**70]):
+        with pytest.raises(TokenizerError):
+            ours.decode_bytes(bad)
+    with pytest.raises(TypeError):
+        ours.decode_bytes(many + [1.5])
 
 
 def test_lone_surrogates_are_repaired_as_tiktoken_repairs_them(gpt2):

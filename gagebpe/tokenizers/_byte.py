@@ -24,6 +24,7 @@ Imports ``_threads``, ``_errors``, the kernels
 import functools
 import os
 import re
+import struct
 
 import numpy as np
 
@@ -37,6 +38,10 @@ from . import _byte_files, _patterns, _short, _unicode
 TIES = {"first": _word_merges.FIRST, "rustbpe": _word_merges.SMALLEST}
 
 
+# A list of this many ids or more is decoded by a kernel (packed into an
+# array by ``struct``, 7 ns an id), a shorter one in Python (``_short``):
+# the crossover measured at 250-300 ids.
+LONG_IDS = 200
 # A single text of at most this many characters is encoded in Python
 # (``_short``), where a kernel call's fixed cost would outweigh its speed.
 SHORT_TEXT = 200
@@ -114,7 +119,7 @@ class ByteBPE:
         every = self._tokens + [b""] * (self.n_vocab - len(self._tokens))
         for token, i in self.special_tokens.items():
             every[i] = token.encode("utf-8")
-        self._all_flat = np.frombuffer(b"".join(every), np.uint8)
+        self._all_flat = np.frombuffer(b"".join(every) + bytes(_byte_vocab.COPY_WIDTH), np.uint8)
         self._all_offsets = np.zeros(self.n_vocab + 1, np.int64)
         np.cumsum([len(t) for t in every], out=self._all_offsets[1:])
         self._valid = np.zeros(self.n_vocab, np.bool_)
@@ -348,19 +353,35 @@ class ByteBPE:
         one that is not an integer."""
         if type(ids) is not list and type(ids) is not tuple and not isinstance(ids, np.ndarray):
             ids = list(ids)
-        if type(ids) is not np.ndarray and (found := self._short_decoder.decode(ids)) is not None:
-            return found
+        if type(ids) is not np.ndarray:
+            if len(ids) < LONG_IDS:
+                found = self._short_decoder.decode(ids)
+            else:  # ids packed into an array in C, then one kernel call
+                try:
+                    ids = np.frombuffer(struct.pack(f"{len(ids)}q", *ids), np.int64)
+                except struct.error:
+                    found = None
+                else:
+                    found, _ = self._decode_array(ids)
+            if found is not None:
+                return found
         ids = np.asarray(ids).reshape(-1)
         if ids.size and ids.dtype.kind not in "iu":
+            if ids.dtype.kind == "O" and all(isinstance(i, int) for i in ids.tolist()):
+                raise TokenizerError("invalid token id " + str(next(  # one past int64
+                    i for i in ids.tolist() if not (0 <= i < self.n_vocab and self._valid[i]))))
             raise TypeError(f"token ids must be integers, not {ids.dtype}")
         ids = ids.astype(np.int64)
-        bad = np.flatnonzero((ids < 0) | (ids >= self.n_vocab))
-        if not len(bad):
-            bad = np.flatnonzero(~self._valid[ids])
-        if len(bad):
-            raise TokenizerError(f"invalid token id {int(ids[bad[0]])}")
-        out, _ = _byte_vocab.decode(ids, self._all_flat, self._all_offsets)
-        return out.tobytes()
+        found, bad = self._decode_array(ids)
+        if found is None:
+            raise TokenizerError(f"invalid token id {int(ids[bad])}")
+        return found
+
+    def _decode_array(self, ids):
+        """``(bytes, -1)`` of the int64 array ``ids``, or ``(None, i)`` if
+        ``ids[i]`` is the first that is no token."""
+        out, bad = _byte_vocab.decode(ids, self._all_flat, self._all_offsets, self._valid)
+        return (out.tobytes(), bad) if bad < 0 else (None, bad)
 
     def decode(self, ids, errors="replace"):
         return self.decode_bytes(ids).decode("utf-8", errors)

@@ -11,13 +11,15 @@ table holds every pair of tokens whose bytes join into a token, at that
 token's rank (``split_pairs``), and ``kernels.rank_merge`` does the joining.
 
 Imports ``_jit``, ``tokenizers.kernels.distinct``,
-``tokenizers.kernels.pretokenize`` and ``kernels.rank_merge``.
+``tokenizers.kernels.pretokenize``, ``kernels.expand`` and
+``kernels.rank_merge``.
 """
 import numpy as np
 
 from .distinct import content_hash as _hash, distinct
 from ..._jit import njit
 from .pretokenize import split_texts
+from ...kernels.expand import COPY_WIDTH, copy
 from ...kernels.rank_merge import NO_RANK, encode_pieces
 
 
@@ -162,21 +164,24 @@ def encode_texts(buf, text_starts, classes, pattern, flat, offsets, table, byte_
 
 
 @njit(cache=True, nogil=True)
-def decode(ids, flat, offsets):
+def decode(ids, flat, offsets, valid):
     """``(bytes, bad)``: the tokens' bytes end to end, and the index of the
-    first id that is no token (-1 if none)."""
-    n = offsets.shape[0] - 1
+    first id that is no token (outside ``valid`` or false there; -1 if
+    none).  ``flat`` holds COPY_WIDTH bytes of padding past its last token:
+    each token is copied in 16-byte strides, most in one."""
+    n = valid.shape[0]
     total = 0
     for i in range(ids.shape[0]):
         t = ids[i]
-        if t < 0 or t >= n:
+        if t < 0 or t >= n or not valid[t]:
             return np.empty(0, np.uint8), np.int64(i)
         total += offsets[t + 1] - offsets[t]
-    out = np.empty(total, np.uint8)
-    k = 0
+    out = np.empty(total + COPY_WIDTH, np.uint8)
+    pos = np.uint64(0)
     for i in range(ids.shape[0]):
         t = ids[i]
-        for j in range(offsets[t], offsets[t + 1]):
-            out[k] = flat[j]
-            k += 1
-    return out, np.int64(-1)
+        start = np.uint64(offsets[t])
+        length = np.uint64(offsets[t + 1]) - start
+        copy(out, pos, flat, start, length)
+        pos += length
+    return out[:total], np.int64(-1)
