@@ -9,6 +9,8 @@ round repeats), as a tokenizer serving prompts sees them; gagebpe's
 chunk cache is warm from the calls before, as it is in a running
 program.  Decode times the ids of those texts.  The ids must equal
 tiktoken's.  µs per call, medians of ``--rounds`` rounds, one thread.
+Then the bulk rows: one text of 4 MB, and a batch of its 50 KB pieces in
+one call (``encode_batch``, ``encode_ordinary_batch``), one thread.
 bpe-openai runs where its data is on the machine (its cl100k is in the
 wheel; GPT-2's it downloads).
 """
@@ -60,9 +62,9 @@ def bpe_openai(name):
         return None
 
 
-def rows(text, rounds):
+def rows(text, found, rounds):
     out = []
-    for name, (ours, theirs) in models().items():
+    for name, (ours, theirs) in found.items():
         other = bpe_openai(name)
         for size in SIZES:
             # Warm-up texts (distinct from the measured ones) fill the cache.
@@ -84,7 +86,34 @@ def rows(text, rounds):
     return out
 
 
-def table(found, rounds):
+def bulk_rows(text, found, rounds):
+    """``(merges, input, gagebpe s, tiktoken s)`` for one text of 4 MB and
+    for a batch of its 50 KB pieces, one thread; the ids checked equal."""
+    whole = text[:4_000_000]
+    pieces = [whole[i:i + 50_000] for i in range(0, len(whole), 50_000)]
+    out = []
+    for name, (ours, theirs) in found.items():
+        if ours.encode_batch(pieces, threads=1) != theirs.encode_ordinary_batch(pieces,
+                                                                                num_threads=1):
+            raise SystemExit(f"{name}: tiktoken encoded the batch otherwise")
+        for what, mine, other in (
+                ("one text of 4 MB", lambda: ours.encode_ordinary(whole),
+                 lambda: theirs.encode_ordinary(whole)),
+                (f"{len(pieces)} texts of 50 KB, one call",
+                 lambda: ours.encode_batch(pieces, threads=1),
+                 lambda: theirs.encode_ordinary_batch(pieces, num_threads=1))):
+            times = ([], [])
+            for _ in range(rounds):
+                for spent, fn in zip(times, (mine, other)):
+                    start = time.perf_counter()
+                    fn()
+                    spent.append(time.perf_counter() - start)
+            out.append((name, what, statistics.median(times[0]), statistics.median(times[1])))
+            print(out[-1], flush=True)
+    return out
+
+
+def table(found, bulk, rounds):
     us = lambda v: "—" if v is None else f"{v:,.1f}"  # noqa: E731
     lines = [f"µs per call, one thread, each call on a text not seen before; medians of "
              f"{rounds} rounds.", "",
@@ -94,6 +123,10 @@ def table(found, rounds):
     for name, size, e, t, b, d, dt, db in found:
         lines.append(f"| {name} | {size:,} | {us(e)} | {us(t)} | {us(b)} | **{e / t:.2f}×** "
                      f"| {us(d)} | {us(dt)} | {us(db)} | **{d / dt:.2f}×** |")
+    lines += ["", "| merges | bulk, one thread | gagebpe s | tiktoken s | gagebpe / tiktoken |",
+              "|---|---|---:|---:|---:|"]
+    for name, what, mine, other in bulk:
+        lines.append(f"| {name} | {what} | {mine:.3f} | {other:.3f} | **{mine / other:.2f}×** |")
     return "\n".join(lines)
 
 
@@ -102,7 +135,9 @@ def main():
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--results", type=Path, help="write the table into this RESULTS.md")
     args = p.parse_args()
-    result = table(rows(english(), args.rounds), args.rounds)
+    text, found = english(), models()
+    result = table(rows(text, found, args.rounds), bulk_rows(text, found, args.rounds),
+                   args.rounds)
     print(result)
     if args.results:
         write_marked(args.results, "tokenizer calls", result,

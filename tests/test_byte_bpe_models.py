@@ -243,6 +243,23 @@ def test_batches_on_threads_equal_one_by_one(cl100k):
     assert ours.encode_batch([], threads=2) == []
 
 
+def test_threads_sharing_a_tokenizer_and_its_bounded_cache(cl100k, monkeypatch):
+    """Short texts on four threads at once, with a chunk cache so small
+    that it is emptied all the time: every call gives tiktoken's ids, and
+    the cache never holds more than its bound plus a call's chunks."""
+    from concurrent.futures import ThreadPoolExecutor
+    from gagebpe.tokenizers import _short
+    ours, theirs = cl100k
+    monkeypatch.setattr(_short, "CACHE_CHUNKS", 16)
+    text = sample_text()
+    texts = [text[i:i + 20 + i % 150] for i in range(0, len(text) - 200, 97)]
+    want = [theirs.encode_ordinary(t) for t in texts]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(ours.encode_ordinary, texts))
+    assert got == want
+    assert len(ours._short_encoder._cache) <= 16 + 200
+
+
 
 # -- files ----------------------------------------------------------------------------
 
