@@ -3,6 +3,7 @@ DICTIONARY_IDS coding through every reader, batch calls, and the errors
 for a missing, wrong or damaged dictionary."""
 import io
 import struct
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import given, strategies as st
@@ -10,7 +11,7 @@ from hypothesis import given, strategies as st
 import gagebpe
 from gagebpe.format import container as _container
 from gagebpe.format import dictionary as _dictionary
-from gagebpe.format.registry import DICTIONARY_IDS, STORED
+from gagebpe.format.registry import DICTIONARY_IDS, LZ, STORED
 from tests.conftest import byte_strings, payload_spans
 
 WORDS = [b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta"]
@@ -201,6 +202,27 @@ def test_every_damaged_byte_of_a_record_is_refused_or_exact(dictionary):
                         pass
 
 
+def test_lz_records_are_read_in_the_batch_and_refused_when_damaged(dictionary):
+    """A record whose own repeats code it smaller by LZ than by the
+    dictionary decodes through the record readers as the others do; damaged,
+    it raises what the general reader raises, never other bytes."""
+    repeats = b"".join(b"row %d: %s\n" % (i % 7, WORDS[i % 3]) for i in range(80))
+    records = [RECORDS[0], repeats, RECORDS[1]]
+    blobs = gagebpe.compress_many(records, dictionary=dictionary)
+    assert [coding_of(b, dictionary) for b in blobs] == [DICTIONARY_IDS, LZ, DICTIONARY_IDS]
+    assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
+    assert gagebpe.decompress(blobs[1], dictionary=dictionary) == repeats
+    for at in range(len(blobs[1])):
+        bad = bytearray(blobs[1])
+        bad[at] ^= 0x10
+        for decode in (lambda b: gagebpe.decompress(b, dictionary=dictionary),
+                       lambda b: gagebpe.decompress_many([blobs[0], b], dictionary=dictionary)[1]):
+            try:
+                assert decode(bytes(bad)) == repeats
+            except (gagebpe.GageBPEError, EOFError):
+                pass
+
+
 def test_the_batch_limit_holds(dictionary):
     blobs = gagebpe.compress_many(RECORDS[:10], dictionary=dictionary)
     total = sum(map(len, RECORDS[:10]))
@@ -209,6 +231,21 @@ def test_the_batch_limit_holds(dictionary):
         gagebpe.decompress_many(blobs, dictionary=dictionary, limit=total - 1)
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(blobs[0], dictionary=dictionary, limit=len(RECORDS[0]) - 1)
+
+
+def test_a_record_past_the_scratch_buffer_and_any_limit(dictionary, monkeypatch):
+    """One record per call decodes into its thread's scratch buffer; one
+    that does not fit takes a buffer of its own, with the same bytes, and
+    every limit a caller may give holds as in the general reader."""
+    from gagebpe.format import records
+    blobs = gagebpe.compress_many(RECORDS[:40], dictionary=dictionary)
+    monkeypatch.setattr(records, "SCRATCH_BYTES", 64)  # a new thread's buffer
+    with ThreadPoolExecutor(1) as pool:
+        for data, blob in zip(RECORDS, blobs):
+            decode = lambda: gagebpe.decompress(blob, dictionary=dictionary)  # noqa: E731
+            assert pool.submit(decode).result() == data
+    for limit in (None, len(RECORDS[0]), 1 << 62, 1 << 70):
+        assert gagebpe.decompress(blobs[0], dictionary=dictionary, limit=limit) == RECORDS[0]
 
 
 def test_batches_decode_alike_on_threads(dictionary):

@@ -13,7 +13,7 @@ records coded with a dictionary together, in one kernel call.
 Imports ``_arguments``, ``_errors``, ``_inplace_bytes``,
 ``format.container``, ``format.registry`` (the block decoders),
 ``format.fast`` and ``format.gage1994``; and, when a dictionary is given,
-``format.dictionary`` and ``format.codings.dictionary_ids``.
+``format.dictionary`` and ``format.records``.
 """
 import warnings
 from collections import deque
@@ -40,17 +40,17 @@ def _dictionaries(dictionary):
 
 
 def _dictionary_modules():
-    """``format.dictionary`` and ``format.codings.dictionary_ids``, imported
-    at the first call (they load the kernels) and then at no cost."""
-    global _DICTIONARY_MODULES
+    """``format.dictionary`` and ``format.records``, imported at the first
+    call (they load the kernels) and then at no cost."""
+    global _DICTIONARY_MODULES, _DECODE_RECORD
     if _DICTIONARY_MODULES is None:
-        from ..format import dictionary
-        from ..format.codings import dictionary_ids
-        _DICTIONARY_MODULES = dictionary, dictionary_ids
+        from ..format import dictionary, records
+        _DICTIONARY_MODULES = dictionary, records
+        _DECODE_RECORD = records.decode_record
     return _DICTIONARY_MODULES
 
 
-_DICTIONARY_MODULES = None
+_DICTIONARY_MODULES = _DECODE_RECORD = None
 
 
 def decode_block(payload):
@@ -220,7 +220,7 @@ def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_lengt
     """
     if dictionary is not None and type(data) is bytes and format == "gbpe":
         # A record (compress_many's): no reader in Python at all.
-        out = _dictionary_modules()[1].decode_record(data, dictionary, limit)
+        out = (_DECODE_RECORD or _dictionary_modules()[1].decode_record)(data, dictionary, limit)
         if out is not None:
             return out
     if max_length is not None:
@@ -315,7 +315,7 @@ def decompress_many(blobs, *, dictionary=None, limit=DEFAULT_LIMIT, threads=1):
     ``limit`` bounds the output of all of them.  Raises as ``decompress``
     does."""
     left, threads = check_limit(limit), check_threads(threads)
-    blobs = [blob if type(blob) is bytes else bytes(blob) for blob in blobs]
+    blobs = list(map(bytes, blobs))  # bytes as they are, not copied
     dictionaries = _dictionaries(dictionary)
     if not dictionaries:
         out = []
@@ -323,10 +323,10 @@ def decompress_many(blobs, *, dictionary=None, limit=DEFAULT_LIMIT, threads=1):
             out.append(decompress(blob, limit=left))
             left -= len(out[-1])
         return out
-    out = _dictionary_modules()[1].decode_streams(blobs, *dictionaries.values(), left, threads)
-    left -= sum(len(piece) for piece in out if piece is not None)
-    for i, piece in enumerate(out):
-        if piece is None:
-            out[i] = decompress(blobs[i], dictionary=dictionary, limit=left)
-            left -= len(out[i])
+    out, others, size = _dictionary_modules()[1].decode_streams(
+        blobs, *dictionaries.values(), left, threads)
+    left -= size
+    for i in others:
+        out[i] = decompress(blobs[i], dictionary=dictionary, limit=left)
+        left -= len(out[i])
     return out

@@ -16,6 +16,7 @@ Imports ``_errors``, ``format.container`` and the kernels ``kernels.bits``,
 ``kernels.coded_sequence``, ``kernels.dictionary``, ``kernels.expand``, ``kernels.huffman``,
 ``kernels.rank_merge`` and ``kernels.xxh64``.
 """
+import functools
 import struct
 
 import numpy as np
@@ -54,7 +55,7 @@ class Dictionary:
         self.id, = ID.unpack_from(self._bytes, len(self._bytes) - ID.size)
         # The first bytes of a single stream naming it, as its readers match them.
         self.head = np.frombuffer(_container.single_stream(None, self.id)[:-1], np.uint8)
-        self._encoding = self._decoding = None
+        self._encoding = None
 
     @classmethod
     def from_counts(cls, merges, counts):
@@ -108,7 +109,7 @@ class Dictionary:
         dictionary = cls(merges, lengths)
         if dictionary._bytes != data:  # one writing per dictionary
             raise GageBPEError("dictionary is not in its canonical form")
-        dictionary.decoding()  # its phrases must fit
+        dictionary.decoder  # built now: its phrases must fit
         return dictionary
 
     def __bytes__(self):
@@ -134,15 +135,16 @@ class Dictionary:
                               self.lengths.reshape(1, -1))
         return self._encoding
 
-    def decoding(self):
-        """``(table, phrases)``: the tables records are decoded with (built
-        once); ``GageBPEError`` if the phrases pass MAX_PHRASES."""
-        if self._decoding is None:
-            table, phrases = _kernels.phrases(self.merges, self.lengths, MAX_PHRASES)
-            if not len(phrases):
-                raise GageBPEError("dictionary phrases are too long")
-            self._decoding = table, phrases
-        return self._decoding
+    @functools.cached_property
+    def decoder(self):
+        """The tables records are decoded with, and the head of their
+        streams, as one array (``kernels.dictionary.decoder``; built at the
+        first use, then an attribute like any other, read on every record);
+        ``GageBPEError`` if the phrases pass MAX_PHRASES."""
+        table, phrases = _kernels.phrases(self.merges, self.lengths, MAX_PHRASES)
+        if not len(phrases):
+            raise GageBPEError("dictionary phrases are too long")
+        return _kernels.decoder(self.head, table, phrases)
 
 
 def merge_tables(merges):

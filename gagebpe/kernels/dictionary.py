@@ -22,6 +22,9 @@ from .rank_merge import encode_pieces
 from .xxh64 import xxh64
 
 N_BYTES = 256
+# Zero bytes a payload needs after it: ``decode_record`` reads codes 8
+# bytes at a time.
+PADDING = 16
 _BYTES = np.arange(N_BYTES, dtype=np.uint8)
 
 
@@ -41,6 +44,30 @@ def phrases(merges, lengths, cap):
         if used[s]:
             payloads[s] = (np.int64(offsets[s]) << PHRASE_SHIFT) | sizes[s]
     return decode_table(lengths, payloads), table
+
+
+def decoder(head, table, phrases):
+    """One int64 array holding ``head`` (the bytes each record's stream
+    begins with), the decoding ``table`` and the ``phrases``, as
+    ``unpacked`` reads them: a kernel then takes one argument for all three,
+    and each argument costs a call to it as much as decoding a few tokens."""
+    words = [3, len(table), (len(phrases) + 7) // 8, (len(head) + 7) // 8]
+    out = np.zeros(sum(words), np.int64)
+    out[:3] = len(head), len(table), len(phrases)
+    at = np.cumsum(words)
+    out[at[0]:at[1]] = table
+    out[at[1]:at[2]].view(np.uint8)[:len(phrases)] = phrases
+    out[at[2]:at[3]].view(np.uint8)[:len(head)] = head
+    return out
+
+
+@njit(cache=True, nogil=True, inline='always')
+def unpacked(decoder):
+    """``(head, table, phrases)``: the arrays ``decoder`` holds."""
+    table_end = 3 + decoder[1]
+    phrases_end = table_end + (decoder[2] + 7) // 8
+    return (decoder[phrases_end:].view(np.uint8)[:decoder[0]], decoder[3:table_end],
+            decoder[table_end:phrases_end].view(np.uint8)[:decoder[2]])
 
 
 @njit(cache=True, nogil=True)
@@ -107,8 +134,8 @@ def encode_records(data, starts, keys, vals, ranks, results, merges, codes, leng
 
 @njit(cache=True, nogil=True)
 def decode_record(padded, first, last, out, pos, size, table, phrases):
-    """Decode the payload ``padded[first:last]`` (``padded`` holding 16
-    zero bytes past the last payload) into ``out[pos:pos + size]``;
+    """Decode the payload ``padded[first:last]`` (``padded`` holding
+    PADDING zero bytes past the last payload) into ``out[pos:pos + size]``;
     whether it is exactly that many bytes' codes and zero padding."""
     bit = np.uint64(first) * np.uint64(8)
     end_bit = np.uint64(last) * np.uint64(8)
@@ -128,17 +155,20 @@ def decode_record(padded, first, last, out, pos, size, table, phrases):
 
 @njit(cache=True, nogil=True)
 def padded(data):
-    """``data`` with 16 zero bytes after it, as ``decode_record`` reads it."""
-    out = np.zeros(data.shape[0] + 16, np.uint8)
+    """``data`` with PADDING zero bytes after it, as ``decode_record`` reads
+    it."""
+    out = np.zeros(data.shape[0] + PADDING, np.uint8)
     out[:data.shape[0]] = data
     return out
 
 
 @njit(cache=True, nogil=True)
-def decode_records(data, starts, sizes, table, phrases, out, out_starts):
+def decode_records(data, starts, sizes, decoder, out, out_starts):
     """Decode record i's payload ``data[starts[i]:starts[i + 1]]`` into
-    ``out[out_starts[i]:out_starts[i] + sizes[i]]``, for every i; returns
-    the number of the first record that ``decode_record`` refuses, or -1."""
+    ``out[out_starts[i]:out_starts[i] + sizes[i]]``, for every i, with the
+    tables of ``decoder``; returns the number of the first record that
+    ``decode_record`` refuses, or -1."""
+    _, table, phrases = unpacked(decoder)
     buffer = padded(data)
     for i in range(starts.shape[0] - 1):
         if not decode_record(buffer, starts[i], starts[i + 1], out, out_starts[i], sizes[i],

@@ -1,0 +1,251 @@
+"""Records: what ``compress_many`` writes with a dictionary, read without
+the general reader.  A record is a single stream (docs/FORMAT.md, section
+3) naming the dictionary, of one block coded DICTIONARY_IDS or LZ (the
+two codings a record takes; docs/DESIGN.md, "Dictionaries").
+
+``decode_streams`` reads many records in one kernel call, their layout
+and data checks included, so that a record costs no reader in Python;
+``decode_record`` reads one into a scratch buffer through a kernel called
+without Numba's dispatch (``_jit.direct``), so that it costs no allocation
+either.  A stream that is not such a record, and an LZ block that fails,
+are left to the general reader, which says what is wrong.
+
+Imports ``_threads``, ``_errors``, ``_jit``, ``format.container`` (the
+single layout and its varints, compiled), ``format.dictionary``,
+``format.registry``, ``format.codings.dictionary_ids`` and the kernels
+``kernels.dictionary``, ``kernels.lz`` and ``kernels.coded_sequence``.
+"""
+import threading
+
+import numpy as np
+
+from .. import _threads
+from .._errors import OVER_LIMIT, GageBPEError
+from .._jit import direct, njit
+from ..kernels import dictionary as _kernels, lz as _lz
+from ..kernels.coded_sequence import u32
+from .codings.dictionary_ids import joined
+from .container import MAX_BLOCK_SIZE, varint_at
+from .dictionary import Dictionary
+from .registry import DICTIONARY_IDS, LZ
+
+_varint = njit(cache=True, nogil=True)(varint_at)
+# What a stream was found to be.
+DECODED, NOT_A_RECORD, BAD_PAYLOAD, BAD_CHECK, PAST_LIMIT, TOO_BIG = range(6)
+NO_LIMIT = 1 << 62
+# A thread of ``decode_streams`` decodes at least this much output: less
+# costs more in handing over than it saves.
+THREAD_BYTES = 1 << 16
+# One record per call decodes into its thread's scratch buffer of this
+# many bytes (the record and its payload), a larger one into a buffer of
+# its own: a kernel that returned a new array would spend more on handing
+# it to Python than on decoding a small record.
+SCRATCH_BYTES = 1 << 17
+_thread = threading.local()
+
+
+@njit(cache=True, nogil=True)
+def _layout(data, head):
+    """``(coding, size, payload_at, data_check)`` if ``data`` is exactly a
+    single stream beginning ``head`` of one DICTIONARY_IDS or LZ block,
+    the layout checked as the general reader checks it; else size -1."""
+    h = head.shape[0]
+    n = len(data)
+    if n < h + 7:
+        return 0, -1, 0, 0
+    for i in range(h):
+        if data[i] != head[i]:
+            return 0, -1, 0, 0
+    coding = data[h]
+    if coding != DICTIONARY_IDS and coding != LZ:
+        return 0, -1, 0, 0
+    size, at = _varint(data, h + 1)
+    if not 0 < size <= MAX_BLOCK_SIZE:
+        return 0, -1, 0, 0
+    payload_size, at = _varint(data, at)
+    if payload_size < 0 or payload_size > size or n != at + 4 + payload_size:
+        return 0, -1, 0, 0
+    return np.int64(coding), size, at + 4, u32(data, at)
+
+
+@njit(cache=True, nogil=True)
+def _decode_block(coding, padded, first, last, out, pos, size, table, phrases):
+    """``found``, having decoded the payload ``padded[first:last]`` (which
+    has ``kernels.dictionary.PADDING`` bytes after it) of a block in
+    ``coding`` into ``out[pos:pos + size]``: DECODED if it is exactly
+    those bytes; BAD_PAYLOAD for a DICTIONARY_IDS block that is not; for an
+    LZ block that is not, NOT_A_RECORD (the general reader names its
+    fault)."""
+    if coding == DICTIONARY_IDS:
+        ok = _kernels.decode_record(padded, first, last, out, pos, size, table, phrases)
+        return DECODED if ok else BAD_PAYLOAD
+    problem = _lz.decode_payload(padded[first:last], out[pos:pos + size])
+    return DECODED if problem == 0 else NOT_A_RECORD
+
+
+@njit(cache=True, nogil=True)
+def _layouts(data, starts, decoder):
+    """``(codings, found, payload_at, checks, out_starts)`` of the streams
+    ``data[starts[i]:starts[i + 1]]``: records of ``decoder``'s dictionary
+    are found DECODED (not yet so: ``_decode_some`` decodes them), with
+    their codings, where their payloads start, their data checks and where
+    their bytes go, end to end; the others NOT_A_RECORD."""
+    head = _kernels.unpacked(decoder)[0]
+    n = starts.shape[0] - 1
+    codings = np.zeros(n, np.int64)
+    found = np.full(n, NOT_A_RECORD, np.int64)
+    payload_at = np.zeros(n, np.int64)
+    checks = np.zeros(n, np.int64)
+    out_starts = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        coding, size, at, check = _layout(data[starts[i]:starts[i + 1]], head)
+        if size > 0:
+            codings[i], found[i] = coding, DECODED
+            payload_at[i], checks[i] = starts[i] + at, check
+        else:
+            size = 0
+        out_starts[i + 1] = out_starts[i] + size
+    return codings, found, payload_at, checks, out_starts
+
+
+@njit(cache=True, nogil=True)
+def _decode_some(buffer, starts, first, last, codings, found, payload_at, checks, out,
+                 out_starts, decoder):
+    """Decode streams ``first`` to ``last - 1`` of ``_layouts`` into their
+    places in ``out`` (``buffer`` is the streams' bytes padded), marking
+    those that fail as ``_decode_block`` says, or BAD_CHECK.  Calls on
+    disjoint ranges write disjoint bytes, so threads may share ``out`` and
+    ``found``."""
+    _, table, phrases = _kernels.unpacked(decoder)
+    for i in range(first, last):
+        if found[i] != DECODED:
+            continue
+        pos, end = out_starts[i], out_starts[i + 1]
+        found[i] = _decode_block(codings[i], buffer, payload_at[i], starts[i + 1], out, pos,
+                                 end - pos, table, phrases)
+        if found[i] == DECODED and _kernels.check(out[pos:end]) != checks[i]:
+            found[i] = BAD_CHECK if codings[i] == DICTIONARY_IDS else NOT_A_RECORD
+
+
+@njit(cache=True, nogil=True)
+def _decode_into(data, decoder, limit, scratch):
+    """The size of the one stream ``data`` (bytes or a uint8 array), a
+    record decoded into ``scratch[:size]`` with ``decoder``'s dictionary,
+    or minus what it was found: NOT_A_RECORD, BAD_PAYLOAD, BAD_CHECK,
+    PAST_LIMIT (more than ``limit`` bytes: nothing is decoded) or TOO_BIG
+    (it does not fit ``scratch`` with its payload, which is copied, padded,
+    to the end of ``scratch`` first, so that a record allocates nothing)."""
+    head, table, phrases = _kernels.unpacked(decoder)
+    coding, size, at, check = _layout(data, head)
+    if size <= 0:
+        return -NOT_A_RECORD
+    if size > limit:
+        return -PAST_LIMIT
+    n = len(data) - at
+    room = scratch.shape[0] - n - _kernels.PADDING
+    if size > room:
+        return -TOO_BIG
+    for i in range(n):
+        scratch[room + i] = data[at + i]
+    scratch[room + n:] = 0
+    found = _decode_block(coding, scratch, room, room + n, scratch, 0, size, table, phrases)
+    if found != DECODED:
+        return -found
+    if _kernels.check(scratch[:size]) != check:
+        return -(BAD_CHECK if coding == DICTIONARY_IDS else NOT_A_RECORD)
+    return size
+
+
+_DECODE_INTO = None
+
+
+def _load():
+    """``_decode_into`` for one record (``_jit.direct``), loaded once."""
+    global _DECODE_INTO
+    _DECODE_INTO = direct(_decode_into, b"", np.zeros(1, np.int64), NO_LIMIT,
+                          np.zeros(1, np.uint8))
+    return _DECODE_INTO
+
+
+def decode_record(blob, dictionary, limit):
+    """The bytes of ``blob`` if it is a record of ``dictionary``, else None;
+    None too, before anything is done, where ``blob`` is not bytes,
+    ``dictionary`` is not a ``Dictionary`` or ``limit`` (None for none) is
+    not a valid limit: the general reader then takes them, and says what
+    is wrong.  ``GageBPEError`` for a record that fails its decoding or its
+    check, or whose output would pass ``limit``."""
+    if type(blob) is not bytes or type(dictionary) is not Dictionary:
+        return None
+    if type(limit) is not int:
+        if limit is not None:
+            return None
+        limit = NO_LIMIT
+    elif not 0 <= limit <= NO_LIMIT:
+        if limit < 0:
+            return None
+        limit = NO_LIMIT
+    decode_into = _DECODE_INTO or _load()
+    decoder = dictionary.decoder
+    try:
+        scratch, view = _thread.scratch
+    except AttributeError:
+        scratch = np.empty(SCRATCH_BYTES, np.uint8)
+        scratch, view = _thread.scratch = scratch, memoryview(scratch)
+    size = decode_into(blob, decoder, limit, scratch)
+    if size == -TOO_BIG:
+        size = varint_at(blob, len(dictionary.head) + 1)[0]
+        scratch = np.empty(size + len(blob) + _kernels.PADDING, np.uint8)
+        view = memoryview(scratch)
+        size = decode_into(blob, decoder, limit, scratch)
+    if size >= 0:
+        return view[:size].tobytes()
+    if size == -NOT_A_RECORD:
+        return None
+    _raise(-size, dictionary)
+
+
+def _raise(found, dictionary):
+    if found == PAST_LIMIT:
+        raise GageBPEError(OVER_LIMIT)
+    if found == BAD_PAYLOAD:
+        raise GageBPEError("DICTIONARY_IDS block does not decode to its size with "
+                           f"dictionary {dictionary.id:#010x}")
+    if found == BAD_CHECK:
+        raise GageBPEError("block check failed: data corrupt")
+
+
+def decode_streams(blobs, dictionary, limit, threads=1):
+    """``(out, others, size)``: for each of ``blobs`` (bytes), its
+    decompressed bytes if it is a record of ``dictionary``, else its index
+    in ``others`` (its place in ``out`` is the caller's to fill); ``size``
+    is the bytes decoded in all.
+    ``GageBPEError`` for a DICTIONARY_IDS record that fails its decoding or
+    its check, or if the records' output would pass ``limit`` bytes in
+    all.  Up to ``threads`` threads decode, each at least THREAD_BYTES of
+    output."""
+    data, starts = joined(blobs)
+    decoder = dictionary.decoder
+    codings, found, payload_at, checks, out_starts = _layouts(data, starts, decoder)
+    if out_starts[-1] > limit:
+        raise GageBPEError(OVER_LIMIT)
+    out = np.empty(out_starts[-1], np.uint8)
+    buffer = _kernels.padded(data)
+    state = (codings, found, payload_at, checks, out, out_starts, decoder)
+
+    def decode(first, last):
+        _decode_some(buffer, starts, first, last, *state)
+
+    parts = max(1, min(threads, int(out_starts[-1]) // THREAD_BYTES))
+    if parts == 1:
+        decode(0, len(blobs))
+    else:  # cut where the output crosses each part's share, so parts cost alike
+        shares = out_starts[-1] * np.arange(1, parts) // parts
+        cuts = [0, *np.searchsorted(out_starts, shares).tolist(), len(blobs)]
+        list(_threads.pool(parts).map(decode, cuts[:-1], cuts[1:]))
+    if (found >= BAD_PAYLOAD).any():
+        _raise(BAD_PAYLOAD if (found == BAD_PAYLOAD).any() else BAD_CHECK, dictionary)
+    decoded = found == DECODED
+    buffer = out.tobytes()
+    bounds = out_starts.tolist()
+    return (list(map(buffer.__getitem__, map(slice, bounds, bounds[1:]))),
+            np.flatnonzero(~decoded).tolist(), int(np.diff(out_starts)[decoded].sum()))
