@@ -5,6 +5,7 @@ import io
 import struct
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
@@ -100,7 +101,6 @@ def test_forged_dictionaries_are_refused():
 
 
 def test_every_symbol_gets_a_code_while_its_phrase_fits():
-    import numpy as np
     # merge k doubles merge k - 1: 40 merges would need 2^41 bytes of phrases
     merges = np.array([(97, 97)] + [(256 + k, 256 + k) for k in range(40)], np.int32)
     counts = np.zeros(256 + len(merges), np.int64)
@@ -112,6 +112,20 @@ def test_every_symbol_gets_a_code_while_its_phrase_fits():
     again = gagebpe.Dictionary.from_bytes(bytes(d))
     assert gagebpe.decompress(gagebpe.compress(b"a" * 5000, dictionary=again),
                               dictionary=again) == b"a" * 5000
+
+
+def test_the_smoothing_follows_how_the_later_samples_drift():
+    """Samples whose last quarter says what the first three never did (a
+    log of later dates) choose a flatter code than samples that repeat
+    themselves; a smoothing below 1/2 would leave symbols without codes."""
+    from gagebpe.encoder.dictionary import held_out_smoothing
+    steady = [record(i % 50) for i in range(400)]
+    drifting = [record(i) for i in range(300)] + [b"%d;%s;%d\n" % (i * 7919, WORDS[i % 8], i)
+                                                  for i in range(100)]
+    assert held_out_smoothing(steady, 2000) < held_out_smoothing(drifting, 2000)
+    assert held_out_smoothing(steady[:7], 2000) == 1
+    with pytest.raises(ValueError):
+        gagebpe.Dictionary.from_counts(np.empty((0, 2), np.int32), np.ones(256, np.int64), 0.2)
 
 
 # -- round trips ------------------------------------------------------------------
@@ -221,6 +235,16 @@ def test_lz_records_are_read_in_the_batch_and_refused_when_damaged(dictionary):
                 assert decode(bytes(bad)) == repeats
             except (gagebpe.GageBPEError, EOFError):
                 pass
+
+
+def test_a_batch_of_any_bytes_like_blobs(dictionary):
+    """Blobs as bytearrays, views and views of wider items, in any
+    iterable, decode as their bytes do."""
+    blobs = gagebpe.compress_many(RECORDS[:8], dictionary=dictionary)
+    even = next(i for i, b in enumerate(blobs) if len(b) % 2 == 0)
+    given = [bytearray(b) if i % 2 else memoryview(b) for i, b in enumerate(blobs)]
+    given[even] = memoryview(np.frombuffer(blobs[even], np.uint16))
+    assert gagebpe.decompress_many(iter(given), dictionary=dictionary) == RECORDS[:8]
 
 
 def test_the_batch_limit_holds(dictionary):

@@ -1,7 +1,8 @@
 """Training a dictionary (docs/DESIGN.md, "Dictionaries"): the block
 engine's merges learned on the samples joined, and a code fitted to the
 tokens those merges make of each sample, as many merges as fit the size
-asked for.
+asked for, smoothed as much as the later samples show the earlier ones
+need.
 
 Imports ``format.dictionary`` and the kernels ``kernels.grammar`` and
 ``kernels.dictionary``.
@@ -9,7 +10,7 @@ Imports ``format.dictionary`` and the kernels ``kernels.grammar`` and
 import numpy as np
 
 from ..format.codings.dictionary_ids import joined
-from ..format.dictionary import Dictionary, merge_tables
+from ..format.dictionary import Dictionary, code_lengths, merge_tables
 from ..kernels import dictionary as _kernels, grammar as _grammar
 
 DEFAULT_SIZE = 112640  # zstd's default (110 KiB), so that sizes compare
@@ -17,6 +18,10 @@ DEFAULT_SIZE = 112640  # zstd's default (110 KiB), so that sizes compare
 # 15 bits and its code length.
 BYTES_PER_MERGE = 3.2
 SHRINK = 0.97  # a dictionary that came out too large is retried this much smaller
+# What each symbol may be counted beyond its tokens in the samples, and
+# how much of the samples, at their end, chooses among them.
+SMOOTHINGS = (0.5, 1, 2, 4, 8, 16)
+HELD_OUT_WINDOW = 1 << 20
 
 
 def train_dictionary(samples, size=DEFAULT_SIZE, *, tokenizer=None):
@@ -40,13 +45,39 @@ def train_dictionary(samples, size=DEFAULT_SIZE, *, tokenizer=None):
     else:
         merges = tokenizer_merges(tokenizer)[:most]
     tables = merge_tables(merges)
+    smoothing = held_out_smoothing(records, most)
     n = len(merges)
     while True:  # ends: a dictionary of no merges is the smallest
         counts = _kernels.token_counts(data, starts, *tables, merges, n)
-        dictionary = Dictionary.from_counts(merges[:n], counts)
+        dictionary = Dictionary.from_counts(merges[:n], counts, smoothing)
         if len(dictionary) <= size:
             return dictionary
         n = int(n * min(SHRINK, size / len(dictionary)))
+
+
+def held_out_smoothing(records, most):
+    """The one of SMOOTHINGS under which the last quarter of the last
+    samples (HELD_OUT_WINDOW bytes of them) codes smallest, with up to
+    ``most`` merges learned on the rest of those and a code fitted to them:
+    records that drift from their samples (a log of later dates) want a
+    flatter code than the samples alone suggest, records like them a
+    sharper one.  Fewer than 8 samples choose 1."""
+    window, size = [], 0
+    for record in reversed(records):
+        if size + len(record) > HELD_OUT_WINDOW and window:
+            break
+        window.append(record)
+        size += len(record)
+    window.reverse()
+    cut = len(window) * 3 // 4
+    if len(window) < 8 or not any(window[:cut]):
+        return 1
+    merges = _grammar.build(b"".join(window[:cut]), 2, most).merges
+    tables = merge_tables(merges)
+    fit, held = (_kernels.token_counts(*joined(part), *tables, merges, len(merges))
+                 for part in (window[:cut], window[cut:]))
+    bits = [int(held @ code_lengths(merges, fit, s)) for s in SMOOTHINGS]
+    return SMOOTHINGS[bits.index(min(bits))]
 
 
 def tokenizer_merges(tokenizer):

@@ -58,22 +58,13 @@ class Dictionary:
         self._encoding = None
 
     @classmethod
-    def from_counts(cls, merges, counts):
+    def from_counts(cls, merges, counts, smoothing=1):
         """The dictionary of ``merges`` whose code fits how often each symbol
-        was a token (``counts``), each counted once more (docs/DESIGN.md,
-        "Dictionaries"): every byte value gets a code, so that any record
-        can be coded, and so does every merge whose phrase fits in the
-        MAX_PHRASES a decoder holds."""
-        merges = np.ascontiguousarray(merges, np.int32).reshape(-1, 2)
-        counts = np.array(counts, np.int64)
-        sizes = _expand.symbol_lengths(merges, N_BYTES, MAX_PHRASES)
-        unused = counts == 0
-        unused[:N_BYTES] = False
-        room = MAX_PHRASES - int(sizes[~unused].sum())
-        taken = np.cumsum(np.where(unused, sizes, 0)) <= room
-        counts[:N_BYTES] += 1
-        counts[unused & taken] += 1
-        return cls(merges, _huffman.code_lengths(counts, _huffman.MAX_LENGTH))
+        was a token (``counts``), each counted ``smoothing`` more (a
+        multiple of 1/2; docs/DESIGN.md, "Dictionaries"): every byte value
+        gets a code, so that any record can be coded, and so does every
+        merge whose phrase fits in the MAX_PHRASES a decoder holds."""
+        return cls(merges, code_lengths(merges, counts, smoothing))
 
     @classmethod
     def from_bytes(cls, data):
@@ -145,6 +136,21 @@ class Dictionary:
         if not len(phrases):
             raise GageBPEError("dictionary phrases are too long")
         return _kernels.decoder(self.head, table, phrases)
+
+
+def code_lengths(merges, counts, smoothing=1):
+    """``Dictionary.from_counts``'s code lengths of each symbol."""
+    if not round(2 * smoothing) >= 1:
+        raise ValueError("smoothing must be at least 1/2")
+    merges = np.ascontiguousarray(merges, np.int32).reshape(-1, 2)
+    counts = np.array(counts, np.int64)
+    sizes = _expand.symbol_lengths(merges, N_BYTES, MAX_PHRASES)
+    unused = counts == 0
+    unused[:N_BYTES] = False
+    room = MAX_PHRASES - int(sizes[~unused].sum())
+    coded = ~unused | (np.cumsum(np.where(unused, sizes, 0)) <= room)
+    halves = 2 * counts + np.where(coded, round(2 * smoothing), 0)
+    return _huffman.code_lengths(halves, _huffman.MAX_LENGTH)
 
 
 def merge_tables(merges):
