@@ -14,7 +14,8 @@ ratio, µs per record to compress and to decompress (medians of
 ``--rounds``), and the training time.  gagebpe decompresses through
 ``decompress_many`` (all records in one call, on one thread and on two)
 and through ``decompress`` (one record per call); zstd through one
-``decompress`` call per record, on one thread.
+``decompress`` call per record, on one thread; the decompressing coders
+take their rounds in turn.
 Then training on ``--train-megabytes`` of samples.
 """
 import argparse
@@ -85,33 +86,53 @@ def per_record(fn, records, rounds):
     return statistics.median(times) / len(records) * 1e6
 
 
+def interleaved(calls, rounds):
+    """``{name: [µs per record of each round]}`` of ``calls`` (name ->
+    ``(fn, items)``, timing ``fn(items)``), the rounds interleaved, so
+    that a slow spell of a shared machine falls on every coder alike."""
+    times = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, (fn, items) in calls.items():
+            start = time.perf_counter()
+            fn(items)
+            times[name].append((time.perf_counter() - start) / len(items) * 1e6)
+    return times
+
+
 def measure(train, test, size, rounds):
+    """``(rows, versus)``: a row per coder, and gagebpe's decompression
+    time over zstd -19's (medians of the rounds' ratios) in a batch, on two
+    threads and one per call."""
     import zstandard
     n = sum(map(len, test))
-    rows = []
     start = time.perf_counter()
     d = gagebpe.train_dictionary(train, size)
     trained = time.perf_counter() - start
     blobs = gagebpe.compress_many(test, dictionary=d)
     assert gagebpe.decompress_many(blobs, dictionary=d) == test
-    rows.append(("gagebpe, dictionary", len(d), n / sum(map(len, blobs)), trained,
-                 per_record(lambda r: gagebpe.compress_many(r, dictionary=d), test, rounds),
-                 per_record(lambda b: gagebpe.decompress_many(b, dictionary=d), blobs, rounds),
-                 per_record(lambda b: gagebpe.decompress_many(b, dictionary=d, threads=2), blobs,
-                            rounds),
-                 per_record(lambda b: [gagebpe.decompress(x, dictionary=d) for x in b], blobs,
-                            rounds)))
     start = time.perf_counter()
     zd = zstandard.ZstdCompressionDict(zstandard.train_dictionary(size, train).as_bytes())
     ztrained = time.perf_counter() - start
+    calls = {"batch": (lambda b: gagebpe.decompress_many(b, dictionary=d), blobs),
+             "threads": (lambda b: gagebpe.decompress_many(b, dictionary=d, threads=2), blobs),
+             "single": (lambda b: [gagebpe.decompress(x, dictionary=d) for x in b], blobs)}
+    zstd = {}
     for level in (3, 19):
         c = zstandard.ZstdCompressor(level=level, dict_data=zd)
         dec = zstandard.ZstdDecompressor(dict_data=zd)
         zb = [c.compress(r) for r in test]
         assert [dec.decompress(b) for b in zb] == test
+        zstd[level] = c, zb
+        calls[level] = (lambda b, dec=dec: [dec.decompress(x) for x in b], zb)
+    times = interleaved(calls, rounds)
+    us = {name: statistics.median(t) for name, t in times.items()}
+    rows = [("gagebpe, dictionary", len(d), n / sum(map(len, blobs)), trained,
+             per_record(lambda r: gagebpe.compress_many(r, dictionary=d), test, rounds),
+             us["batch"], us["threads"], us["single"])]
+    for level, (c, zb) in zstd.items():
         rows.append((f"zstd -{level}, dictionary", len(zd.as_bytes()), n / sum(map(len, zb)),
                      ztrained, per_record(lambda r: [c.compress(x) for x in r], test, rounds),
-                     None, None, per_record(lambda b: [dec.decompress(x) for x in b], zb, rounds)))
+                     None, None, us[level]))
     few = test[:500]  # without a dictionary gagebpe tries every coding: slow per record
     m = sum(map(len, few))
     c, dec = zstandard.ZstdCompressor(level=19), zstandard.ZstdDecompressor()
@@ -123,10 +144,12 @@ def measure(train, test, size, rounds):
     rows.append(("gagebpe -6, none", 0, m / sum(map(len, gb)), None,
                  per_record(lambda r: [gagebpe.compress(x) for x in r], few, 1), None, None,
                  per_record(lambda b: [gagebpe.decompress(x) for x in b], gb, rounds)))
-    return rows
+    versus = {name: statistics.median(a / b for a, b in zip(times[name], times[19]))
+              for name in ("batch", "threads", "single")}
+    return rows, versus
 
 
-def table(kind, records, rows):
+def table(kind, records, rows, versus):
     us = lambda v: "—" if v is None else f"{v:.2f}"  # noqa: E731
     out = [f"**{kind}**: {len(records)} records, {sum(map(len, records)) / len(records):.0f} B "
            "on average, the first half trains, the second is compressed", "",
@@ -139,9 +162,10 @@ def table(kind, records, rows):
                    f"| {us(threaded)} | {us(single)} |")
     ours, z19 = rows[0], rows[2]
     out += ["", f"gagebpe against zstd -19 with the same dictionary size: ratio "
-            f"{ours[2] / z19[2]:.2f}×; decompression {ours[5] / z19[7]:.2f}× zstd's time per "
-            f"record in a batch ({ours[6] / z19[7]:.2f}× on two threads), "
-            f"{ours[7] / z19[7]:.2f}× one per call.", ""]
+            f"{ours[2] / z19[2]:.2f}×; decompression {versus['batch']:.2f}× zstd's time per "
+            f"record in a batch ({versus['threads']:.2f}× on two threads), "
+            f"{versus['single']:.2f}× one per call (medians of the rounds' ratios, "
+            "the coders' rounds interleaved).", ""]
     return out
 
 
@@ -162,7 +186,7 @@ def training_time(found, megabytes):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--size", type=int, default=65536, help="dictionary bytes")
-    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=9)
     p.add_argument("--train-megabytes", type=int, default=10)
     p.add_argument("--results", help="write the tables into this RESULTS.md")
     args = p.parse_args()
@@ -173,8 +197,8 @@ def main():
     lines = []
     for kind, records in found.items():
         half = len(records) // 2
-        lines += table(kind, records, measure(records[:half], records[half:], args.size,
-                                              args.rounds))
+        lines += table(kind, records, *measure(records[:half], records[half:], args.size,
+                                               args.rounds))
         print("\n".join(lines[-12:]), flush=True)
     total, seconds, d = training_time(found, args.train_megabytes)
     lines.append(f"Training on {total / 1e6:.1f} MB of these samples (the kinds above, "

@@ -315,7 +315,7 @@ def decompress_many(blobs, *, dictionary=None, limit=DEFAULT_LIMIT, threads=1):
     ``limit`` bounds the output of all of them.  Raises as ``decompress``
     does."""
     left, threads = check_limit(limit), check_threads(threads)
-    blobs = list(map(bytes, blobs))  # bytes as they are, not copied
+    blobs = blobs if type(blobs) is list else list(blobs)
     dictionaries = _dictionaries(dictionary)
     if not dictionaries:
         out = []

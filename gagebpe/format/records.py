@@ -215,7 +215,7 @@ def _raise(found, dictionary):
 
 
 def decode_streams(blobs, dictionary, limit, threads=1):
-    """``(out, others, size)``: for each of ``blobs`` (bytes), its
+    """``(out, others, size)``: for each of ``blobs`` (bytes-like), its
     decompressed bytes if it is a record of ``dictionary``, else its index
     in ``others`` (its place in ``out`` is the caller's to fill); ``size``
     is the bytes decoded in all.
@@ -224,6 +224,8 @@ def decode_streams(blobs, dictionary, limit, threads=1):
     all.  Up to ``threads`` threads decode, each at least THREAD_BYTES of
     output."""
     data, starts = joined(blobs)
+    if starts[-1] != len(data):  # buffers of wider items: their bytes, not their items
+        data, starts = joined(list(map(bytes, blobs)))
     decoder = dictionary.decoder
     codings, found, payload_at, checks, out_starts = _layouts(data, starts, decoder)
     if out_starts[-1] > limit:
@@ -247,5 +249,5 @@ def decode_streams(blobs, dictionary, limit, threads=1):
     decoded = found == DECODED
     buffer = out.tobytes()
     bounds = out_starts.tolist()
-    return (list(map(buffer.__getitem__, map(slice, bounds, bounds[1:]))),
+    return ([buffer[a:b] for a, b in zip(bounds, bounds[1:])],
             np.flatnonzero(~decoded).tolist(), int(np.diff(out_starts)[decoded].sum()))
