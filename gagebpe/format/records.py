@@ -174,34 +174,42 @@ def decode_record(blob, dictionary, limit):
     not a valid limit: the general reader then takes them, and says what
     is wrong.  ``GageBPEError`` for a record that fails its decoding or its
     check, or whose output would pass ``limit``."""
-    if type(blob) is not bytes or type(dictionary) is not Dictionary:
-        return None
-    if type(limit) is not int:
-        if limit is not None:
+    # The common case first, in as few steps as it takes: at 70 bytes a
+    # record decodes in 0.2 µs, and each step here costs 20-60 ns.
+    if (type(blob) is not bytes or type(dictionary) is not Dictionary
+            or type(limit) is not int or not 0 <= limit <= NO_LIMIT):
+        limit = _checked_limit(blob, dictionary, limit)
+        if limit is None:
             return None
-        limit = NO_LIMIT
-    elif not 0 <= limit <= NO_LIMIT:
-        if limit < 0:
-            return None
-        limit = NO_LIMIT
-    decode_into = _DECODE_INTO or _load()
-    decoder = dictionary.decoder
     try:
         scratch, view = _thread.scratch
     except AttributeError:
         scratch = np.empty(SCRATCH_BYTES, np.uint8)
         scratch, view = _thread.scratch = scratch, memoryview(scratch)
-    size = decode_into(blob, decoder, limit, scratch)
+    size = (_DECODE_INTO or _load())(blob, dictionary.decoder, limit, scratch)
+    if size > 0:  # a record is never empty
+        return view[:size].tobytes()
     if size == -TOO_BIG:
         size = varint_at(blob, len(dictionary.head) + 1)[0]
         scratch = np.empty(size + len(blob) + _kernels.PADDING, np.uint8)
-        view = memoryview(scratch)
-        size = decode_into(blob, decoder, limit, scratch)
-    if size >= 0:
-        return view[:size].tobytes()
+        size = _DECODE_INTO(blob, dictionary.decoder, limit, scratch)
+        if size > 0:
+            return scratch[:size].tobytes()
     if size == -NOT_A_RECORD:
         return None
     _raise(-size, dictionary)
+
+
+def _checked_limit(blob, dictionary, limit):
+    """``decode_record``'s ``limit`` as its kernel takes it, or None where
+    the general reader is to take the call."""
+    if type(blob) is not bytes or type(dictionary) is not Dictionary:
+        return None
+    if limit is None:
+        return NO_LIMIT
+    if type(limit) is not int or limit < 0:
+        return None
+    return min(limit, NO_LIMIT)
 
 
 def _raise(found, dictionary):
