@@ -158,5 +158,16 @@ def test_training_stops_below_the_minimum_frequency():
         WordBPE.train(ARTICLE, 10, ties="longest")
 
 
+def test_a_full_word_cache_loses_no_word(monkeypatch):
+    """Words found in the cache stay found when the same call empties the
+    full cache for its new words (an encoding once failed there)."""
+    from gagebpe.tokenizers import _word
+    bpe = WordBPE.train(ARTICLE, 10)
+    monkeypatch.setattr(_word, "CACHE_WORDS", 3)
+    bpe.encode("low lower")  # two words cached
+    assert bpe.encode("low newest widest lower") == (bpe.encode("low") + bpe.encode("newest")
+                                                    + bpe.encode("widest") + bpe.encode("lower"))
+
+
 def test_merge_all_is_left_to_right():
     assert merge_all(("a", "a", "a"), ("a", "a")) == ("aa", "a")

@@ -251,19 +251,24 @@ class WordBPE:
 
     def _encode_words(self, words):
         """Each of ``words`` as token ids (ids at or past ``len(vocab)``
-        stand for units outside the vocabulary), through the cache."""
+        stand for units outside the vocabulary), through the cache.  Each
+        word is read from the cache once, into this call's own dict: the
+        cache may be emptied (by this call or another thread's) before the
+        words are gathered."""
         cache = self._cache
-        new = [w for w in dict.fromkeys(words) if w not in cache]
+        found = {w: cache.get(w) for w in words}
+        new = [w for w, ids in found.items() if ids is None]
         if new:
-            if len(cache) + len(new) > CACHE_WORDS:
-                cache.clear()
             length = np.fromiter(map(len, new), np.int64, len(new))
             tokens, token_starts = self._encode_units(_code_points("".join(new)), length)
             bounds = token_starts.tolist()
             flat = tokens.tolist()
-            for k, w in enumerate(new):
-                cache[w] = flat[bounds[k]:bounds[k + 1]]
-        return [cache[w] for w in words]
+            fresh = {w: flat[bounds[k]:bounds[k + 1]] for k, w in enumerate(new)}
+            if len(cache) + len(fresh) > CACHE_WORDS:
+                cache.clear()
+            cache.update(fresh)
+            found.update(fresh)
+        return [found[w] for w in words]
 
     def _encode_units(self, chars, length):
         """``(tokens, token_starts)`` of the words whose code points are
