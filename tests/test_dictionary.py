@@ -207,9 +207,13 @@ def test_every_damaged_byte_of_a_record_is_refused_or_exact(dictionary):
                 bad = bytearray(blob)
                 bad[at] ^= flip
                 bad = bytes(bad)
+                # Alone, and in a batch beside a good record, either first
+                # (a batch decodes two records at a time).
                 for decode in (lambda b: gagebpe.decompress(b, dictionary=dictionary),
                                lambda b: gagebpe.decompress_many([blobs[0], b],
-                                                                 dictionary=dictionary)[1]):
+                                                                 dictionary=dictionary)[1],
+                               lambda b: gagebpe.decompress_many([b, blobs[0], blobs[1]],
+                                                                 dictionary=dictionary)[0]):
                     try:
                         assert decode(bad) == RECORDS[k]
                     except (gagebpe.GageBPEError, EOFError):

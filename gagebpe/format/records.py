@@ -113,18 +113,47 @@ def _decode_some(buffer, starts, first, last, codings, found, payload_at, checks
                  out_starts, decoder):
     """Decode streams ``first`` to ``last - 1`` of ``_layouts`` into their
     places in ``out`` (``buffer`` is the streams' bytes padded), marking
-    those that fail as ``_decode_block`` says, or BAD_CHECK.  Calls on
+    those that fail as ``_decode_block`` says, or BAD_CHECK; DICTIONARY_IDS
+    records two at a time (``kernels.dictionary.decode_two``).  Calls on
     disjoint ranges write disjoint bytes, so threads may share ``out`` and
     ``found``."""
     _, table, phrases = _kernels.unpacked(decoder)
+    pair, firsts, lasts = np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64)
+    places, sizes = np.zeros(2, np.int64), np.zeros(2, np.int64)
+    waiting = 0
     for i in range(first, last):
         if found[i] != DECODED:
             continue
         pos, end = out_starts[i], out_starts[i + 1]
-        found[i] = _decode_block(codings[i], buffer, payload_at[i], starts[i + 1], out, pos,
-                                 end - pos, table, phrases)
-        if found[i] == DECODED and _kernels.check(out[pos:end]) != checks[i]:
-            found[i] = BAD_CHECK if codings[i] == DICTIONARY_IDS else NOT_A_RECORD
+        if codings[i] != DICTIONARY_IDS:
+            found[i] = _decode_block(codings[i], buffer, payload_at[i], starts[i + 1], out,
+                                     pos, end - pos, table, phrases)
+            _check(i, found, checks, out, out_starts, NOT_A_RECORD)
+            continue
+        pair[waiting], firsts[waiting], lasts[waiting] = i, payload_at[i], starts[i + 1]
+        places[waiting], sizes[waiting] = pos, end - pos
+        waiting += 1
+        if waiting == 2:
+            ok0, ok1 = _kernels.decode_two(buffer, firsts, lasts, places, sizes, out, table,
+                                           phrases)
+            for k, ok in ((pair[0], ok0), (pair[1], ok1)):
+                found[k] = DECODED if ok else BAD_PAYLOAD
+                _check(k, found, checks, out, out_starts, BAD_CHECK)
+            waiting = 0
+    if waiting:
+        i = pair[0]
+        ok = _kernels.decode_record(buffer, firsts[0], lasts[0], out, places[0], sizes[0],
+                                    table, phrases)
+        found[i] = DECODED if ok else BAD_PAYLOAD
+        _check(i, found, checks, out, out_starts, BAD_CHECK)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _check(i, found, checks, out, out_starts, bad):
+    """Mark stream ``i``, if decoded, ``bad`` where its bytes fail their
+    data check."""
+    if found[i] == DECODED and _kernels.check(out[out_starts[i]:out_starts[i + 1]]) != checks[i]:
+        found[i] = bad
 
 
 @njit(cache=True, nogil=True)

@@ -138,19 +138,56 @@ def decode_record(padded, first, last, out, pos, size, table, phrases):
     PADDING zero bytes past the last payload) into ``out[pos:pos + size]``;
     whether it is exactly that many bytes' codes and zero padding."""
     bit = np.uint64(first) * np.uint64(8)
-    end_bit = np.uint64(last) * np.uint64(8)
     pos = np.uint64(pos)
-    end = pos + np.uint64(size)
+    return _decode_rest(padded, bit, last, out, pos, pos + np.uint64(size), table, phrases)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _step(padded, bit, end_bit, out, pos, end, table, phrases):
+    """One token of a record: ``(bit, pos)`` after it, or bit 0 where the
+    codes there do not fit the record."""
+    entry, n = read(padded, bit, table)
+    bit += np.uint64(n)
+    length = phrase_length(entry)
+    if n == 0 or bit > end_bit or pos + length > end:
+        return np.uint64(0), pos
+    copy_within(out, pos, phrases, phrase_offset(entry), length, end)
+    return bit, pos + length
+
+
+@njit(cache=True, nogil=True)
+def _decode_rest(padded, bit, last, out, pos, end, table, phrases):
+    """``decode_record`` from code ``bit`` and output ``pos`` on."""
+    end_bit = np.uint64(last) * np.uint64(8)
     while pos < end:
-        entry, n = read(padded, bit, table)
-        bit += np.uint64(n)
-        length = phrase_length(entry)
-        if n == 0 or bit > end_bit or pos + length > end:
+        bit, pos = _step(padded, bit, end_bit, out, pos, end, table, phrases)
+        if bit == 0:
             return False
-        copy_within(out, pos, phrases, phrase_offset(entry), length, end)
-        pos += length
     spare = end_bit - bit
     return spare < np.uint64(8) and not (spare and padded[last - 1] & ((1 << spare) - 1))
+
+
+@njit(cache=True, nogil=True)
+def decode_two(padded, first, last, pos, size, out, table, phrases):
+    """``decode_record`` of two records at once, record k's payload
+    ``padded[first[k]:last[k]]`` into ``out[pos[k]:pos[k] + size[k]]``:
+    their tokens taken in turn, so that one's table reads overlap the
+    other's (each token waits on the one before it: a record alone keeps
+    the core idle).  Whether each decoded exactly."""
+    bit0 = np.uint64(first[0]) * np.uint64(8)
+    bit1 = np.uint64(first[1]) * np.uint64(8)
+    end_bit0 = np.uint64(last[0]) * np.uint64(8)
+    end_bit1 = np.uint64(last[1]) * np.uint64(8)
+    pos0, pos1 = np.uint64(pos[0]), np.uint64(pos[1])
+    end0, end1 = pos0 + np.uint64(size[0]), pos1 + np.uint64(size[1])
+    ok0 = ok1 = True
+    while ok0 and ok1 and pos0 < end0 and pos1 < end1:
+        bit0, pos0 = _step(padded, bit0, end_bit0, out, pos0, end0, table, phrases)
+        bit1, pos1 = _step(padded, bit1, end_bit1, out, pos1, end1, table, phrases)
+        ok0, ok1 = bit0 != 0, bit1 != 0
+    ok0 = ok0 and _decode_rest(padded, bit0, last[0], out, pos0, end0, table, phrases)
+    ok1 = ok1 and _decode_rest(padded, bit1, last[1], out, pos1, end1, table, phrases)
+    return ok0, ok1
 
 
 @njit(cache=True, nogil=True)
