@@ -142,6 +142,23 @@ def test_records_round_trip_through_every_reader(dictionary, records):
         assert gagebpe.open(io.BytesIO(blob), dictionary=dictionary).read() == data
 
 
+@given(st.lists(byte_strings(300), min_size=1, max_size=24),
+       st.lists(byte_strings(700), max_size=6), st.sampled_from([300, 2000, 65536]))
+def test_any_samples_train_a_dictionary_that_codes_any_records(samples, records, size):
+    """Whatever the samples (empty ones among them), training is
+    deterministic and within its size, or refuses nothing to learn; any
+    records (empty ones too) come back through every reader."""
+    if not any(samples):
+        with pytest.raises(ValueError):
+            gagebpe.train_dictionary(samples, size)
+        return
+    d = gagebpe.train_dictionary(samples, size)
+    assert bytes(d) == bytes(gagebpe.train_dictionary(list(samples), size)) and len(d) <= size
+    blobs = gagebpe.compress_many(records, dictionary=d)
+    assert gagebpe.decompress_many(blobs, dictionary=d) == records
+    assert [gagebpe.decompress(b, dictionary=bytes(d)) for b in blobs] == records
+
+
 @given(byte_strings(3000), st.sampled_from([1, 6]), st.sampled_from([100, 1000, 1 << 20]))
 def test_streams_of_many_blocks_round_trip(dictionary, data, level, block_size):
     blob = gagebpe.compress(data, level, block_size=block_size, dictionary=dictionary)
