@@ -131,3 +131,14 @@ def test_a_forged_size_allocates_nothing_past_a_block():
         assert _fast.decode(bad, BIG) is None
         with pytest.raises(gagebpe.GageBPEError):
             gagebpe.decompress(bad, limit=None)
+
+
+@pytest.mark.parametrize("value", [0, 127, 128, 260, 1 << 20, (1 << 28) - 1])
+def test_varints_read_alike_from_bytes_and_arrays(value):
+    """The kernels compile ``varint_at``; without Numba it reads uint8
+    arrays as plain Python, where a NumPy byte shifted left once lost its
+    high bits (a batch of records of 128 bytes or more failed)."""
+    data = b"\x00" + _container.varint(value) + b"\x00"
+    expected = (value, len(data) - 1)
+    assert _container.varint_at(data, 1) == expected
+    assert _container.varint_at(np.frombuffer(data, np.uint8), 1) == expected

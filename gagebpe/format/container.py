@@ -127,12 +127,13 @@ def varint_at(data, at):
     ``(-1, at)`` while ``data`` holds only part of it; ``(-2, at)`` for one
     longer than VARINT_BYTES or not in its shortest form (a last byte of 0
     after another), so that each value has one writing.  Plain enough for
-    Numba to compile (``format.fast``)."""
+    Numba to compile (``format.fast``, ``format.records``), and right
+    without it over bytes and uint8 arrays alike."""
     value = 0
     for i in range(VARINT_BYTES):
         if at + i >= len(data):
             return -1, at
-        byte = data[at + i]
+        byte = int(data[at + i])  # a NumPy uint8 would shift its bits out in plain Python
         value |= (byte & 0x7F) << (7 * i)
         if byte < 0x80:
             if byte == 0 and i:
