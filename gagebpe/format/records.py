@@ -206,7 +206,7 @@ def decode_record(blob, dictionary, limit):
     # The common case first, in as few steps as it takes: at 70 bytes a
     # record decodes in 0.2 µs, and each step here costs 20-60 ns.
     if (type(blob) is not bytes or type(dictionary) is not Dictionary
-            or type(limit) is not int or not 0 <= limit <= NO_LIMIT):
+            or type(limit) is not int or not 0 <= limit <= NO_LIMIT or _DECODE_INTO is None):
         limit = _checked_limit(blob, dictionary, limit)
         if limit is None:
             return None
@@ -215,7 +215,7 @@ def decode_record(blob, dictionary, limit):
     except AttributeError:
         scratch = np.empty(SCRATCH_BYTES, np.uint8)
         scratch, view = _thread.scratch = scratch, memoryview(scratch)
-    size = (_DECODE_INTO or _load())(blob, dictionary.decoder, limit, scratch)
+    size = _DECODE_INTO(blob, dictionary.decoder, limit, scratch)
     if size > 0:  # a record is never empty
         return view[:size].tobytes()
     if size == -TOO_BIG:
@@ -231,9 +231,11 @@ def decode_record(blob, dictionary, limit):
 
 def _checked_limit(blob, dictionary, limit):
     """``decode_record``'s ``limit`` as its kernel takes it, or None where
-    the general reader is to take the call."""
+    the general reader is to take the call; the kernel loaded."""
     if type(blob) is not bytes or type(dictionary) is not Dictionary:
         return None
+    if _DECODE_INTO is None:
+        _load()
     if limit is None:
         return NO_LIMIT
     if type(limit) is not int or limit < 0:
