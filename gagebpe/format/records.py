@@ -69,18 +69,29 @@ def _layout(data, head):
 
 
 @njit(cache=True, nogil=True)
-def _decode_block(coding, padded, first, last, out, pos, size, table, phrases):
-    """``found``, having decoded the payload ``padded[first:last]`` (which
-    has ``kernels.dictionary.PADDING`` bytes after it) of a block in
-    ``coding`` into ``out[pos:pos + size]``: DECODED if it is exactly
-    those bytes; BAD_PAYLOAD for a DICTIONARY_IDS block that is not; for an
-    LZ block that is not, NOT_A_RECORD (the general reader names its
-    fault)."""
+def _decode_block(coding, padded, first, last, out, pos, size, table, phrases, check):
+    """``found`` of the payload ``padded[first:last]`` (which has
+    ``kernels.dictionary.PADDING`` bytes after it) of a block in ``coding``
+    decoded into ``out[pos:pos + size]`` (``_found``)."""
     if coding == DICTIONARY_IDS:
         ok = _kernels.decode_record(padded, first, last, out, pos, size, table, phrases)
-        return DECODED if ok else BAD_PAYLOAD
-    problem = _lz.decode_payload(padded[first:last], out[pos:pos + size])
-    return DECODED if problem == 0 else NOT_A_RECORD
+    else:
+        ok = _lz.decode_payload(padded[first:last], out[pos:pos + size]) == 0
+    return _found(coding, ok, out, pos, size, check)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _found(coding, ok, out, pos, size, check):
+    """What a block decoded into ``out[pos:pos + size]`` was found, ``ok``
+    if it decoded to exactly that many bytes: DECODED where its bytes also
+    pass their data ``check``; else, for a DICTIONARY_IDS block,
+    BAD_PAYLOAD or BAD_CHECK, and for an LZ block NOT_A_RECORD (the general
+    reader names its fault)."""
+    if ok and _kernels.check(out[pos:pos + size]) == check:
+        return DECODED
+    if coding != DICTIONARY_IDS:
+        return NOT_A_RECORD
+    return BAD_CHECK if ok else BAD_PAYLOAD
 
 
 @njit(cache=True, nogil=True)
@@ -113,10 +124,9 @@ def _decode_some(buffer, starts, first, last, codings, found, payload_at, checks
                  out_starts, decoder):
     """Decode streams ``first`` to ``last - 1`` of ``_layouts`` into their
     places in ``out`` (``buffer`` is the streams' bytes padded), marking
-    those that fail as ``_decode_block`` says, or BAD_CHECK; DICTIONARY_IDS
-    records two at a time (``kernels.dictionary.decode_two``).  Calls on
-    disjoint ranges write disjoint bytes, so threads may share ``out`` and
-    ``found``."""
+    those that fail as ``_found`` says; DICTIONARY_IDS records two at a
+    time (``kernels.dictionary.decode_two``).  Calls on disjoint ranges
+    write disjoint bytes, so threads may share ``out`` and ``found``."""
     _, table, phrases = _kernels.unpacked(decoder)
     pair, firsts, lasts = np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64)
     places, sizes = np.zeros(2, np.int64), np.zeros(2, np.int64)
@@ -127,33 +137,20 @@ def _decode_some(buffer, starts, first, last, codings, found, payload_at, checks
         pos, end = out_starts[i], out_starts[i + 1]
         if codings[i] != DICTIONARY_IDS:
             found[i] = _decode_block(codings[i], buffer, payload_at[i], starts[i + 1], out,
-                                     pos, end - pos, table, phrases)
-            _check(i, found, checks, out, out_starts, NOT_A_RECORD)
+                                     pos, end - pos, table, phrases, checks[i])
             continue
         pair[waiting], firsts[waiting], lasts[waiting] = i, payload_at[i], starts[i + 1]
         places[waiting], sizes[waiting] = pos, end - pos
         waiting += 1
         if waiting == 2:
-            ok0, ok1 = _kernels.decode_two(buffer, firsts, lasts, places, sizes, out, table,
-                                           phrases)
-            for k, ok in ((pair[0], ok0), (pair[1], ok1)):
-                found[k] = DECODED if ok else BAD_PAYLOAD
-                _check(k, found, checks, out, out_starts, BAD_CHECK)
+            oks = _kernels.decode_two(buffer, firsts, lasts, places, sizes, out, table, phrases)
+            for k in range(2):
+                found[pair[k]] = _found(DICTIONARY_IDS, oks[k], out, places[k], sizes[k],
+                                        checks[pair[k]])
             waiting = 0
     if waiting:
-        i = pair[0]
-        ok = _kernels.decode_record(buffer, firsts[0], lasts[0], out, places[0], sizes[0],
-                                    table, phrases)
-        found[i] = DECODED if ok else BAD_PAYLOAD
-        _check(i, found, checks, out, out_starts, BAD_CHECK)
-
-
-@njit(cache=True, nogil=True, inline='always')
-def _check(i, found, checks, out, out_starts, bad):
-    """Mark stream ``i``, if decoded, ``bad`` where its bytes fail their
-    data check."""
-    if found[i] == DECODED and _kernels.check(out[out_starts[i]:out_starts[i + 1]]) != checks[i]:
-        found[i] = bad
+        found[pair[0]] = _decode_block(DICTIONARY_IDS, buffer, firsts[0], lasts[0], out,
+                                       places[0], sizes[0], table, phrases, checks[pair[0]])
 
 
 @njit(cache=True, nogil=True)
@@ -177,12 +174,9 @@ def _decode_into(data, decoder, limit, scratch):
     for i in range(n):
         scratch[room + i] = data[at + i]
     scratch[room + n:] = 0
-    found = _decode_block(coding, scratch, room, room + n, scratch, 0, size, table, phrases)
-    if found != DECODED:
-        return -found
-    if _kernels.check(scratch[:size]) != check:
-        return -(BAD_CHECK if coding == DICTIONARY_IDS else NOT_A_RECORD)
-    return size
+    found = _decode_block(coding, scratch, room, room + n, scratch, 0, size, table, phrases,
+                          check)
+    return size if found == DECODED else -found
 
 
 _DECODE_INTO = None
