@@ -278,19 +278,31 @@ def test_the_batch_limit_holds(dictionary):
         gagebpe.decompress(blobs[0], dictionary=dictionary, limit=len(RECORDS[0]) - 1)
 
 
-def test_a_record_past_the_scratch_buffer_and_any_limit(dictionary, monkeypatch):
-    """One record per call decodes into its thread's scratch buffer; one
-    that does not fit takes a buffer of its own, with the same bytes, and
+def test_a_record_of_any_size_and_any_limit(dictionary, monkeypatch):
+    """One record per call decodes straight into its bytes where its size
+    takes one or two bytes, else into its thread's scratch buffer, or one
+    of its own where it does not fit that: each gives the same bytes, and
     every limit a caller may give holds as in the general reader."""
     from gagebpe.format import records
-    blobs = gagebpe.compress_many(RECORDS[:40], dictionary=dictionary)
+    from gagebpe.format.codings import dictionary_ids
+
+    def forced(data):  # a DICTIONARY_IDS record, whatever codes it smaller
+        block = _container.block(DICTIONARY_IDS, dictionary_ids.encode(data, dictionary), data)
+        return _container.single_stream(block, dictionary.id)
+
+    texts = [b"".join(RECORDS)[:n] for n in (20, 127, 128, 16383, 16384, 20000)]
+    blobs = [forced(data) for data in texts]
     monkeypatch.setattr(records, "SCRATCH_BYTES", 64)  # a new thread's buffer
     with ThreadPoolExecutor(1) as pool:
-        for data, blob in zip(RECORDS, blobs):
+        for data, blob in zip(texts, blobs):
             decode = lambda: gagebpe.decompress(blob, dictionary=dictionary)  # noqa: E731
             assert pool.submit(decode).result() == data
-    for limit in (None, len(RECORDS[0]), 1 << 62, 1 << 70):
-        assert gagebpe.decompress(blobs[0], dictionary=dictionary, limit=limit) == RECORDS[0]
+    for data, blob in zip(texts, blobs):
+        for limit in (None, len(data), 1 << 62, 1 << 70):
+            assert gagebpe.decompress(blob, dictionary=dictionary, limit=limit) == data
+        for limit in (len(data) - 1, -1):
+            with pytest.raises((gagebpe.GageBPEError, ValueError)):
+                gagebpe.decompress(blob, dictionary=dictionary, limit=limit)
 
 
 def test_batches_decode_alike_on_threads(dictionary):

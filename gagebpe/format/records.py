@@ -5,9 +5,10 @@ two codings a record takes; docs/DESIGN.md, "Dictionaries").
 
 ``decode_streams`` reads many records in one kernel call, their layout
 and data checks included, so that a record costs no reader in Python;
-``decode_record`` reads one into a scratch buffer through a kernel called
-without Numba's dispatch (``_jit.direct``), so that it costs no allocation
-either.  A stream that is not such a record, and an LZ block that fails,
+``decode_record`` reads one through a kernel called without Numba's
+dispatch (``_jit.direct``): straight into the bytearray its bytes are made
+from where its size is read in Python at a glance, else into a scratch
+buffer, so that it costs no allocation in the kernel either.  A stream that is not such a record, and an LZ block that fails,
 are left to the general reader, which says what is wrong.
 
 Imports ``_threads``, ``_errors``, ``_jit``, ``format.container`` (the
@@ -179,15 +180,32 @@ def _decode_into(data, decoder, limit, scratch):
     return size if found == DECODED else -found
 
 
-_DECODE_INTO = None
+@njit(cache=True, nogil=True)
+def _decode_to(data, decoder, out):
+    """What the one stream ``data`` (bytes) was found: DECODED if it is a
+    DICTIONARY_IDS record of ``decoder``'s dictionary of ``len(out)``
+    bytes (a bytearray), decoded into ``out``; BAD_PAYLOAD or BAD_CHECK if
+    such a record fails; else NOT_A_RECORD (an LZ record among them:
+    ``_decode_into`` takes it)."""
+    head, table, phrases = _kernels.unpacked(decoder)
+    coding, size, at, check = _layout(data, head)
+    if coding != DICTIONARY_IDS or size != len(out):
+        return NOT_A_RECORD
+    payload, output = np.frombuffer(data, np.uint8), np.frombuffer(out, np.uint8)
+    ok = _kernels.decode_unpadded(payload, at, output, table, phrases)
+    return _found(coding, ok, output, 0, size, check)
+
+
+_DECODE_INTO = _DECODE_TO = None
 
 
 def _load():
-    """``_decode_into`` for one record (``_jit.direct``), loaded once."""
-    global _DECODE_INTO
+    """``_decode_into`` and ``_decode_to`` for one record (``_jit.direct``),
+    loaded once."""
+    global _DECODE_INTO, _DECODE_TO
     _DECODE_INTO = direct(_decode_into, b"", np.zeros(1, np.int64), NO_LIMIT,
                           np.zeros(1, np.uint8))
-    return _DECODE_INTO
+    _DECODE_TO = direct(_decode_to, b"", np.zeros(1, np.int64), bytearray(1))
 
 
 def decode_record(blob, dictionary, limit):
@@ -198,12 +216,29 @@ def decode_record(blob, dictionary, limit):
     is wrong.  ``GageBPEError`` for a record that fails its decoding or its
     check, or whose output would pass ``limit``."""
     # The common case first, in as few steps as it takes: at 70 bytes a
-    # record decodes in 0.2 µs, and each step here costs 20-60 ns.
-    if (type(blob) is not bytes or type(dictionary) is not Dictionary
-            or type(limit) is not int or not 0 <= limit <= NO_LIMIT or _DECODE_INTO is None):
-        limit = _checked_limit(blob, dictionary, limit)
-        if limit is None:
-            return None
+    # record decodes in 0.2 µs, and each step here costs 20-60 ns.  A
+    # DICTIONARY_IDS record whose size takes one or two bytes is decoded
+    # straight into the bytearray its bytes are made from; the others go
+    # through the thread's scratch buffer.
+    if (type(blob) is bytes and type(dictionary) is Dictionary and type(limit) is int
+            and _DECODE_TO is not None):
+        at = dictionary.size_at
+        if len(blob) > at + 1:
+            size = blob[at]
+            if size >= 0x80:
+                # A size of three bytes reads wrong here: the kernel finds it
+                # differs, and the scratch buffer's path takes the record.
+                size = (size & 0x7F) | blob[at + 1] << 7
+            if size <= limit:
+                out = bytearray(size)
+                found = _DECODE_TO(blob, dictionary.decoder, out)
+                if found == DECODED:
+                    return bytes(out)
+                if found != NOT_A_RECORD:
+                    _raise(found, dictionary)
+    limit = _checked_limit(blob, dictionary, limit)
+    if limit is None:
+        return None
     try:
         scratch, view = _thread.scratch
     except AttributeError:
@@ -228,7 +263,7 @@ def _checked_limit(blob, dictionary, limit):
     the general reader is to take the call; the kernel loaded."""
     if type(blob) is not bytes or type(dictionary) is not Dictionary:
         return None
-    if _DECODE_INTO is None:
+    if _DECODE_TO is None:
         _load()
     if limit is None:
         return NO_LIMIT

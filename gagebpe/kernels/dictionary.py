@@ -17,7 +17,8 @@ import numpy as np
 from .._jit import njit
 from .expand import PHRASE_SHIFT, copy_within, phrase_length, phrase_offset, phrase_table
 from .expand import symbol_lengths
-from .huffman import decode_table, read, write_codes
+from .unaligned import load8_be
+from .huffman import decode_table, peek_in, read, write_codes
 from .rank_merge import encode_pieces
 from .xxh64 import xxh64
 
@@ -188,6 +189,44 @@ def decode_two(padded, first, last, pos, size, out, table, phrases):
     ok0 = ok0 and _decode_rest(padded, bit0, last[0], out, pos0, end0, table, phrases)
     ok1 = ok1 and _decode_rest(padded, bit1, last[1], out, pos1, end1, table, phrases)
     return ok0, ok1
+
+
+@njit(cache=True, nogil=True)
+def decode_unpadded(data, first, out, table, phrases):
+    """``decode_record`` of the payload ``data[first:]``, which nothing need
+    follow, into all of ``out``.  One record alone: its bits are kept in a
+    word refilled every two tokens (56 bits hold two codes), so that a
+    token's table read waits on a shift, not on a load from the payload as
+    well; the last words are read a byte at a time."""
+    n = len(data)
+    end_bit = np.int64(8) * n
+    size = np.uint64(len(out))
+    at, word, valid, pos = np.int64(first), np.uint64(0), np.int64(0), np.uint64(0)
+    while pos < size:
+        if 8 * at - valid > end_bit:  # the codes so far have run past the payload
+            return False
+        if at + 8 <= n:
+            word |= load8_be(data, at) >> np.uint64(valid)
+        else:
+            last = np.uint64(0)
+            for k in range(at, at + 8):
+                last = (last << np.uint64(8)) | np.uint64(data[k] if k < n else 0)
+            word |= last >> np.uint64(valid)
+        at += (63 - valid) >> 3
+        valid |= 56
+        for _ in range(2):
+            entry, bits = peek_in(word, table, np.int64(0))
+            length = phrase_length(entry)
+            if bits == 0 or pos + length > size:
+                return False
+            word <<= np.uint64(bits)
+            valid -= bits
+            copy_within(out, pos, phrases, phrase_offset(entry), length, size)
+            pos += length
+            if pos == size:
+                break
+    spare = end_bit - (8 * at - valid)
+    return 0 <= spare < 8 and not (spare and data[n - 1] & ((1 << spare) - 1))
 
 
 @njit(cache=True, nogil=True)

@@ -283,6 +283,13 @@ def read_in(padded, bitpos, tables, base):
     """``read`` with the decoding table that starts at ``tables[base]``
     (several tables laid end to end, as context coding keeps them)."""
     word = load8_be(padded, bitpos >> np.uint64(3)) << (bitpos & np.uint64(7))
+    return peek_in(word, tables, base)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def peek_in(word, tables, base):
+    """``read_in`` of the code at the top of ``word`` (a uint64 holding at
+    least MAX_LENGTH of the stream's bits, MSB first)."""
     prefix = np.int64(word >> np.uint64(64 - FAST_BITS))
     entry = np.int64(tables[base + prefix])
     # Both levels are read every time, with no branch to mispredict: a
