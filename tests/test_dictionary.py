@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 import gagebpe
 from gagebpe.format import container as _container
 from gagebpe.format import dictionary as _dictionary
-from gagebpe.format.registry import DICTIONARY_IDS, LZ, STORED
+from gagebpe.format.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ, STORED
 from tests.conftest import byte_strings, payload_spans
 
 WORDS = [b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta"]
@@ -72,14 +72,13 @@ def test_every_damaged_byte_of_a_dictionary_is_refused(dictionary):
             gagebpe.Dictionary.from_bytes(data[:cut])
 
 
-def forged(merges, lengths_section):
+def forged(merges, lengths_section, revision=0, content=b""):
     """A dictionary's bytes with a valid id over whatever fields given."""
-    import numpy as np
     from gagebpe.kernels import bits
     table = np.zeros((bits.merge_table_bits(256, len(merges)) + 7) // 8, np.uint8)
     bits.pack_merges(np.asarray(merges, np.int32).reshape(-1, 2), 256, table)
-    body = (_dictionary.HEAD.pack(_dictionary.MAGIC, 0, len(merges), len(table))
-            + table.tobytes() + lengths_section)
+    body = (_dictionary.HEAD.pack(_dictionary.MAGIC, revision, len(merges), len(table))
+            + table.tobytes() + content + lengths_section)
     from gagebpe.kernels.xxh64 import block_check
     return body + struct.pack("<I", block_check(body))
 
@@ -98,6 +97,126 @@ def test_forged_dictionaries_are_refused():
     lengths[0], lengths[1] = 0, 7
     with pytest.raises(gagebpe.GageBPEError, match="every byte value"):
         gagebpe.Dictionary.from_bytes(forged([], coded_sequence.lengths_section(lengths)))
+
+
+def test_fewer_merges_count_as_tokenizing_with_fewer_merges(dictionary):
+    """The trainer derives the token counts of a prefix of the merges from
+    those of all of them; they are the counts of tokenizing with the
+    prefix."""
+    from gagebpe.format.codings.dictionary_ids import joined
+    from gagebpe.kernels import dictionary as kernels
+    merges = dictionary.merges
+    data, starts = joined(SAMPLES + RECORDS)
+    tables = _dictionary.merge_tables(merges)
+    full = kernels.token_counts(data, starts, *tables, merges, len(merges))
+    for n in (0, 1, 7, len(merges) // 2, len(merges) - 1, len(merges)):
+        assert (kernels.counts_below(full, merges, n)
+                == kernels.token_counts(data, starts, *tables, merges, n)).all()
+
+
+def test_content_makes_revision_1_and_only_content_does(dictionary):
+    """A dictionary with content is of revision 1, which a reader of
+    revision 0 refuses by name; without, the same merges and code are of
+    revision 0, byte for byte what they were before content existed."""
+    assert dictionary.content and bytes(dictionary)[4] == 1
+    plain = gagebpe.Dictionary(dictionary.merges, dictionary.lengths)
+    assert bytes(plain)[4] == 0 and not plain.content
+    assert gagebpe.Dictionary.from_bytes(bytes(plain)) == plain
+    table = bytes(plain)[_dictionary.HEAD.size:-4]
+    assert forged(plain.merges, table[len(table) - len(_lengths_section(plain)):]) == bytes(plain)
+    import unittest.mock
+    with unittest.mock.patch.object(_dictionary, "REVISION", 0):
+        with pytest.raises(gagebpe.GageBPEError, match="revision 1"):
+            gagebpe.Dictionary.from_bytes(bytes(dictionary))
+
+
+def _lengths_section(d):
+    from gagebpe.kernels import coded_sequence
+    return coded_sequence.lengths_section(d.lengths)
+
+
+def with_content(d, content, lz_lengths):
+    """``forged``'s bytes of ``d`` with these content fields."""
+    from gagebpe.kernels import coded_sequence
+    section = coded_sequence.lengths_section(np.asarray(lz_lengths, np.uint8))
+    fields = struct.pack("<I", len(content)) + content + struct.pack("<I", len(section)) + section
+    return forged(d.merges, _lengths_section(d), revision=1, content=fields)
+
+
+def test_forged_content_is_refused(dictionary):
+    """Content that is empty or past its dictionary's end, and LZ codes that
+    are not complete or have a code longer than 11 bits, are refused."""
+    good = dictionary.lz_lengths
+    assert gagebpe.Dictionary.from_bytes(with_content(dictionary, dictionary.content, good))
+    with pytest.raises(gagebpe.GageBPEError, match="content of 0 bytes"):
+        gagebpe.Dictionary.from_bytes(with_content(dictionary, b"", good))
+    incomplete = good.copy()
+    incomplete[np.flatnonzero(incomplete)[0]] += 1
+    too_long = np.zeros(len(good), np.uint8)
+    too_long[:2] = 1  # complete codes, the distance code's longest of 12 bits
+    too_long[_dictionary.LITERAL_SYMBOLS:_dictionary.LITERAL_SYMBOLS + 13] = [*range(1, 13), 12]
+    for lengths in (incomplete, too_long):
+        with pytest.raises(gagebpe.GageBPEError, match="complete codes"):
+            gagebpe.Dictionary.from_bytes(with_content(dictionary, b"abc", lengths))
+    fields = struct.pack("<I", 1 << 30) + b"abc"
+    with pytest.raises(gagebpe.GageBPEError, match="ends inside its content"):
+        gagebpe.Dictionary.from_bytes(forged(dictionary.merges, _lengths_section(dictionary),
+                                             revision=1, content=fields))
+
+
+def test_content_is_kept_only_where_it_helps():
+    """Samples whose later ones share no strings with the earlier (random
+    bytes) train no content: revision 0, as any 1.0 reader reads it."""
+    rng = np.random.default_rng(7)
+    samples = [rng.integers(0, 256, 100, dtype=np.uint8).tobytes() for _ in range(400)]
+    d = gagebpe.train_dictionary(samples, 20000)
+    assert not d.content and bytes(d)[4] == 0
+
+
+@given(st.data())
+def test_copies_reach_into_the_content_and_on_into_the_record(data):
+    """Records made of pieces of the content and of themselves, coded by
+    copies, decode exactly through every reader, wherever a copy starts."""
+    content = data.draw(st.binary(min_size=1, max_size=300))
+    d = gagebpe.Dictionary(np.empty((0, 2), np.int32), np.full(256, 8, np.uint8))
+    d = d.with_content(content, _complete_lz_lengths())
+    pieces = st.one_of(st.binary(max_size=20),
+                       st.tuples(st.integers(0, len(content) - 1), st.integers(1, 300)).map(
+                           lambda t: (content * 400)[t[0]:t[0] + t[1]]))
+    records = [b"".join(data.draw(st.lists(pieces, min_size=1, max_size=6))) or b"x"
+               for _ in range(3)]
+    from gagebpe.format.codings import dictionary_lz
+    blobs = [_container.single_stream(_container.block(DICTIONARY_LZ, payload, record)
+                                      if len(payload) <= len(record)  # else it may not be
+                                      else _container.block(STORED, record, record), d.id)
+             for record, payload in zip(records, dictionary_lz.encode_many(records, d))]
+    assert gagebpe.decompress_many(blobs, dictionary=d) == records
+    for record, blob in zip(records, blobs):
+        assert gagebpe.decompress(blob, dictionary=d) == record
+        assert gagebpe.decompress(blob + blob, dictionary=d) == record * 2  # general reader
+
+
+def _complete_lz_lengths():
+    """Lengths of two complete LZ codes over every symbol: the 308
+    literal/length symbols', 204 of 8 bits and 104 of 9, then the 55
+    distance symbols', 9 of 5 bits and 46 of 6."""
+    literal = np.full(308, 9, np.uint8)
+    literal[:204] = 8  # 204 * 2 + 104 = 512 codes of 9 bits: complete
+    distance = np.full(55, 6, np.uint8)
+    distance[:9] = 5  # 9 * 2 + 46 = 64
+    return np.concatenate([literal, distance])
+
+
+def test_a_content_coding_with_a_dictionary_without_content_is_refused(dictionary):
+    blob = next(b for b in gagebpe.compress_many(RECORDS, dictionary=dictionary)
+                if coding_of(b, dictionary) == DICTIONARY_LZ)
+    plain = gagebpe.Dictionary(dictionary.merges, dictionary.lengths)
+    renamed = blob[:len(dictionary.head) - 4] + struct.pack("<I", plain.id) \
+        + blob[len(dictionary.head):]
+    for decode in (lambda b: gagebpe.decompress(b, dictionary=plain),
+                   lambda b: gagebpe.decompress_many([b], dictionary=plain)):
+        with pytest.raises(gagebpe.GageBPEError, match="holds no content"):
+            decode(renamed)
 
 
 def test_every_symbol_gets_a_code_while_its_phrase_fits():
@@ -170,8 +289,10 @@ def test_streams_of_many_blocks_round_trip(dictionary, data, level, block_size):
 
 
 def test_records_take_the_dictionary_and_shrink(dictionary):
+    """Each record by its ids or by copies from the dictionary's content,
+    the smaller; the records' own 16-byte frames aside, a third of them."""
     blobs = gagebpe.compress_many(RECORDS, dictionary=dictionary)
-    assert {coding_of(b, dictionary) for b in blobs} == {DICTIONARY_IDS}
+    assert {coding_of(b, dictionary) for b in blobs} == {DICTIONARY_IDS, DICTIONARY_LZ}
     plain = sum(len(gagebpe.compress(r)) for r in RECORDS)
     assert sum(map(len, blobs)) * 3 < plain * 2
     noise = gagebpe.compress(bytes(range(40)), dictionary=dictionary)
@@ -239,23 +360,28 @@ def test_every_damaged_byte_of_a_record_is_refused_or_exact(dictionary):
 
 def test_lz_records_are_read_in_the_batch_and_refused_when_damaged(dictionary):
     """A record whose own repeats code it smaller by LZ than by the
-    dictionary decodes through the record readers as the others do; damaged,
-    it raises what the general reader raises, never other bytes."""
+    dictionary, and one coded by copies from the dictionary's content,
+    decode through the record readers as the others do; damaged, they raise
+    what the general reader raises, never other bytes."""
     repeats = b"".join(b"row %d: %s\n" % (i % 7, WORDS[i % 3]) for i in range(80))
-    records = [RECORDS[0], repeats, RECORDS[1]]
+    copies = next(r for r, b in zip(RECORDS, gagebpe.compress_many(RECORDS, dictionary=dictionary))
+                  if coding_of(b, dictionary) == DICTIONARY_LZ)
+    records = [RECORDS[0], repeats, copies, RECORDS[1]]
     blobs = gagebpe.compress_many(records, dictionary=dictionary)
-    assert [coding_of(b, dictionary) for b in blobs] == [DICTIONARY_IDS, LZ, DICTIONARY_IDS]
+    assert [coding_of(b, dictionary) for b in blobs][1:3] == [LZ, DICTIONARY_LZ]
     assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
-    assert gagebpe.decompress(blobs[1], dictionary=dictionary) == repeats
-    for at in range(len(blobs[1])):
-        bad = bytearray(blobs[1])
-        bad[at] ^= 0x10
-        for decode in (lambda b: gagebpe.decompress(b, dictionary=dictionary),
-                       lambda b: gagebpe.decompress_many([blobs[0], b], dictionary=dictionary)[1]):
-            try:
-                assert decode(bytes(bad)) == repeats
-            except (gagebpe.GageBPEError, EOFError):
-                pass
+    for k in (1, 2):
+        assert gagebpe.decompress(blobs[k], dictionary=dictionary) == records[k]
+        for at in range(len(blobs[k])):
+            bad = bytearray(blobs[k])
+            bad[at] ^= 0x10
+            for decode in (lambda b: gagebpe.decompress(b, dictionary=dictionary),
+                           lambda b: gagebpe.decompress_many([blobs[0], b],
+                                                             dictionary=dictionary)[1]):
+                try:
+                    assert decode(bytes(bad)) == records[k]
+                except (gagebpe.GageBPEError, EOFError):
+                    pass
 
 
 def test_a_batch_of_any_bytes_like_blobs(dictionary):

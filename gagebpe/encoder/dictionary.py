@@ -2,16 +2,25 @@
 engine's merges learned on the samples joined, and a code fitted to the
 tokens those merges make of each sample, as many merges as fit the size
 asked for, smoothed as much as the later samples show the earlier ones
-need.
+need; then, in the room the merges leave, raw content chosen from the
+samples and two LZ codes for copies from it, kept where the later samples
+code smaller with them.
 
-Imports ``format.dictionary`` and the kernels ``kernels.grammar`` and
-``kernels.dictionary``.
+Imports ``format.dictionary``, ``format.codings`` (``dictionary_ids``,
+``dictionary_lz``) and the kernels ``kernels.grammar``,
+``kernels.dictionary``, ``kernels.huffman``, ``kernels.lz`` and
+``kernels.primed_lz``.
 """
+from typing import NamedTuple
+
 import numpy as np
 
-from ..format.codings.dictionary_ids import joined
-from ..format.dictionary import Dictionary, code_lengths, merge_tables
-from ..kernels import dictionary as _kernels, grammar as _grammar
+from ..format.codings import dictionary_lz
+from ..format.codings.dictionary_ids import encode_many, joined
+from ..format.codings.lz import first_prices
+from ..format.dictionary import LITERAL_SYMBOLS, Dictionary, code_lengths, merge_tables
+from ..kernels import (dictionary as _kernels, grammar as _grammar, huffman as _huffman,
+                       lz as _lz, primed_lz as _primed)
 
 DEFAULT_SIZE = 112640  # zstd's default (110 KiB), so that sizes compare
 # A first guess of a dictionary's bytes per merge: its two halves of about
@@ -22,6 +31,15 @@ SHRINK = 0.97  # a dictionary that came out too large is retried this much small
 # how much of the samples, at their end, chooses among them.
 SMOOTHINGS = (0.5, 1, 2, 4, 8, 16)
 HELD_OUT_WINDOW = 1 << 20
+# Content: at least MIN_CONTENT bytes, only where the held-out samples code
+# at least CONTENT_GAIN smaller with it; its codes are fitted by FIT_PASSES
+# parses.
+MIN_CONTENT = 1024
+CONTENT_GAIN = 0.01
+# The shares of the size content may take from the merges, besides the room
+# they leave.
+CONTENT_SHARES = (1 / 4, 1 / 2)
+FIT_PASSES = 2
 
 
 def train_dictionary(samples, size=DEFAULT_SIZE, *, tokenizer=None):
@@ -44,24 +62,50 @@ def train_dictionary(samples, size=DEFAULT_SIZE, *, tokenizer=None):
         merges = _grammar.build(b"".join(records), 2, most).merges
     else:
         merges = tokenizer_merges(tokenizer)[:most]
-    tables = merge_tables(merges)
-    smoothing = held_out_smoothing(records, most)
-    n = len(merges)
-    while True:  # ends: a dictionary of no merges is the smallest
-        counts = _kernels.token_counts(data, starts, *tables, merges, n)
-        dictionary = Dictionary.from_counts(merges[:n], counts, smoothing)
-        if len(dictionary) <= size:
-            return dictionary
-        n = int(n * min(SHRINK, size / len(dictionary)))
+    counts = _kernels.token_counts(data, starts, *merge_tables(merges), merges, len(merges))
+    trial = held_out_trial(records, most)
+
+    def within(budget):  # the most of the merges a dictionary of ``budget`` bytes holds
+        n = len(merges)
+        while True:  # ends: a dictionary of no merges is the smallest
+            dictionary = Dictionary.from_counts(
+                merges[:n], _kernels.counts_below(counts, merges, n), trial.smoothing)
+            if len(dictionary) <= budget:
+                return dictionary
+            n = int(n * min(SHRINK, budget / len(dictionary)))
+
+    return with_content(within, trial, size)
 
 
-def held_out_smoothing(records, most):
-    """The one of SMOOTHINGS under which the last quarter of the last
-    samples (HELD_OUT_WINDOW bytes of them) codes smallest, with up to
-    ``most`` merges learned on the rest of those and a code fitted to them:
-    records that drift from their samples (a log of later dates) want a
-    flatter code than the samples alone suggest, records like them a
-    sharper one.  Fewer than 8 samples choose 1."""
+class Trial(NamedTuple):
+    """What the last samples show of the others: the ``smoothing`` they
+    choose; the ``merges`` learned on the first three quarters of them, and
+    the ``fit`` samples' token counts with those, with which the ``held``
+    ones, the last quarter, are coded (none where there are too few samples
+    to tell); and the samples before the held ones, ``earlier``."""
+    smoothing: float
+    merges: np.ndarray = None
+    fit: np.ndarray = None  # the fit samples' token counts
+    held: list = ()
+    earlier: list = ()
+
+    def probe(self, share):
+        """The dictionary of the first ``share`` of the merges, its code fitted
+        to the fit samples."""
+        n = round(len(self.merges) * share)
+        return Dictionary.from_counts(self.merges[:n],
+                                      _kernels.counts_below(self.fit, self.merges, n),
+                                      self.smoothing)
+
+
+def held_out_trial(records, most):
+    """The ``Trial`` of the last samples (HELD_OUT_WINDOW bytes of them):
+    up to ``most`` merges learned on the first three quarters of those, and
+    the one of SMOOTHINGS under which the last quarter codes smallest with
+    a code fitted to the first three: records that drift from their samples
+    (a log of later dates) want a flatter code than the samples alone
+    suggest, records like them a sharper one.  Fewer than 8 samples choose
+    1 and have no merges."""
     window, size = [], 0
     for record in reversed(records):
         if size + len(record) > HELD_OUT_WINDOW and window:
@@ -71,13 +115,79 @@ def held_out_smoothing(records, most):
     window.reverse()
     cut = len(window) * 3 // 4
     if len(window) < 8 or not any(window[:cut]):
-        return 1
+        return Trial(1)
     merges = _grammar.build(b"".join(window[:cut]), 2, most).merges
     tables = merge_tables(merges)
     fit, held = (_kernels.token_counts(*joined(part), *tables, merges, len(merges))
                  for part in (window[:cut], window[cut:]))
     bits = [int(held @ code_lengths(merges, fit, s)) for s in SMOOTHINGS]
-    return SMOOTHINGS[bits.index(min(bits))]
+    held = len(window) - cut
+    return Trial(SMOOTHINGS[bits.index(min(bits))], merges, fit, records[-held:],
+                 records[:-held])
+
+
+def held_out_smoothing(records, most):
+    """``held_out_trial``'s smoothing."""
+    return held_out_trial(records, most).smoothing
+
+
+def with_content(within, trial, size):
+    """The dictionary of ``size`` bytes whose held-out samples code
+    smallest: ``within(size)`` (merges and their code only), or
+    ``within(budget)`` with raw content in the room left (chosen from the
+    samples before the ``trial``'s held ones) and LZ codes fitted to the
+    first half of the held samples, for each budget of CONTENT_SHARES, if
+    it codes the second half at least CONTENT_GAIN smaller.  The held
+    samples are coded as the encoder would, each record its smallest way
+    (stored too), by a probe of as large a share of the trial's merges."""
+    dictionary = within(size)
+    half = len(trial.held) // 2
+    if trial.merges is None or not any(trial.earlier) or not any(trial.held[:half]):
+        return dictionary
+    bases = [dictionary]
+    for share in CONTENT_SHARES:
+        base = within(int(size * (1 - share)))
+        if len(base.merges) < len(bases[-1].merges):
+            bases.append(base)
+    content = _primed.choose_content(joined(trial.earlier)[0], size - len(bases[-1]))
+    lz_lengths = _fitted_codes(content, trial.held[:half])
+    test = [r for r in trial.held[half:] if r]
+    best, best_bits = dictionary, (1 - CONTENT_GAIN) * sum(
+        min(len(a), len(r)) for a, r in zip(encode_many(test, trial.probe(1))[0], test))
+    for base in bases:
+        room = size - (len(base.with_content(b"x", lz_lengths)) - 1)
+        if room < MIN_CONTENT:
+            continue
+        candidate = base.with_content(content[-room:].tobytes(), lz_lengths)
+        probe = trial.probe(len(base.merges) / max(1, len(dictionary.merges)))
+        ids = encode_many(test, probe)[0]
+        copies = dictionary_lz.encode_many(test, probe.with_content(candidate.content,
+                                                                    lz_lengths))
+        bits = sum(min(len(a), len(b), len(r)) for a, b, r in zip(ids, copies, test))
+        if bits < best_bits:
+            best, best_bits = candidate, bits
+    return best
+
+
+def _fitted_codes(content, records):
+    """The LZ code lengths (literal/length, then distance) for copies from
+    ``content`` fitted to how ``records`` parse after it: at the prices of
+    the bytes' frequencies first, then FIT_PASSES - 1 times at the codes of
+    the parse before; every symbol is counted once more (halves of counts),
+    so that any record can be coded."""
+    records = [r for r in records if r]
+    data, starts = joined(records)
+    window, head, chain = _primed.content_finder(content, int(np.diff(starts).max()))
+    literal_price, distance_price = first_prices(data, _lz.REPS)
+    for _ in range(FIT_PASSES):
+        literal, distance = _primed.symbol_counts(data, starts, window, len(content), head,
+                                                  chain, dictionary_lz.DEPTH, literal_price,
+                                                  distance_price)
+        lengths = np.concatenate([_huffman.code_lengths(2 * counts + 1, _lz.MAX_CODE)
+                                  for counts in (literal, distance)])
+        literal_price = lengths[:LITERAL_SYMBOLS].astype(np.float64)
+        distance_price = lengths[LITERAL_SYMBOLS:].astype(np.float64)
+    return lengths
 
 
 def tokenizer_merges(tokenizer):

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
-from ..format.registry import DICTIONARY_IDS, STORED
+from ..format.registry import DICTIONARY_IDS, DICTIONARY_LZ, STORED
 from .._arguments import check_format, check_threads
 from .levels import DICTIONARY_ALONE, settings
 
@@ -215,15 +215,23 @@ def _one(dictionary):
 
 
 def _records(records, dictionary):
-    """The framed blocks (``container.block``) of the non-empty ``records``
-    of at most DICTIONARY_ALONE bytes: each coded with ``dictionary``
-    (DICTIONARY_IDS), or STORED where that is no smaller."""
-    from ..format.codings import dictionary_ids
+    """The framed blocks (``container.block``) of the non-empty ``records``:
+    each coded with ``dictionary`` by its ids (DICTIONARY_IDS), or, where it
+    holds content, by copies from that (DICTIONARY_LZ), or STORED: the
+    smallest, the first of equals."""
+    from ..format.codings import dictionary_ids, dictionary_lz
     payloads, checks = dictionary_ids.encode_many(records, dictionary)
-    return [_container.block(DICTIONARY_IDS, payload, record, check)
-            if len(payload) < len(record)
-            else _container.block(STORED, bytes(record), record, check)
-            for record, payload, check in zip(records, payloads, checks)]
+    tries = [(DICTIONARY_IDS, payloads)]
+    if dictionary.content:
+        tries.append((DICTIONARY_LZ, dictionary_lz.encode_many(records, dictionary)))
+    blocks = []
+    for i, (record, check) in enumerate(zip(records, checks)):
+        coding, payload = min(((coding, payloads[i]) for coding, payloads in tries),
+                              key=lambda c: len(c[1]))
+        if len(payload) >= len(record):
+            coding, payload = STORED, bytes(record)
+        blocks.append(_container.block(coding, payload, record, check))
+    return blocks
 
 
 def compress_many(records, level=None, *, dictionary=None):

@@ -2,19 +2,23 @@
 bytes, and the tables its records are coded and decoded with.
 
     dictionary = magic:4 ("\\x89GBD")  revision:u8  n_merges:u32  table_bytes:u32
-                 merge_table  code_lengths  id:u32
+                 merge_table  [content]  code_lengths  id:u32
+    content    = content_bytes:u32  content  lz_bytes:u32  lz_code_lengths  (revision 1)
 
 A dictionary is a grammar without ids: merges learned on sample records,
 applied to every record by rank as a tokenizer applies its merges, and one
 code for the symbols, so that a record's payload is only its ids' codes
-(the DICTIONARY_IDS coding, ``format.codings.dictionary_ids``).  Its id
+(the DICTIONARY_IDS coding, ``format.codings.dictionary_ids``).  Where
+raw content helps, a dictionary also holds some, with two LZ codes, and a
+record may instead be copies from that content and literals in those codes
+(DICTIONARY_LZ, ``format.codings.dictionary_lz``).  Its id
 is the low half of the XXH64 of its bytes before the id, which a reader
 checks: a damaged dictionary is refused on load, and two dictionaries
 differ in id wherever they differ at all.
 
 Imports ``_errors``, ``format.container`` and the kernels ``kernels.bits``,
 ``kernels.coded_sequence``, ``kernels.dictionary``, ``kernels.expand``, ``kernels.huffman``,
-``kernels.rank_merge`` and ``kernels.xxh64``.
+``kernels.lz``, ``kernels.rank_merge`` and ``kernels.xxh64``.
 """
 import functools
 import struct
@@ -24,14 +28,22 @@ import numpy as np
 from .._errors import UNDEFINED_MERGE, GageBPEError
 from ..kernels import (bits as _bits, coded_sequence as _coded_sequence,
                        dictionary as _kernels, expand as _expand, huffman as _huffman,
-                       rank_merge as _rank_merge)
+                       lz as _lz, rank_merge as _rank_merge)
 from ..kernels.xxh64 import block_check
 from . import container as _container
 
 MAGIC = b"\x89GBD"
-REVISION = 0
+# The latest revision this reader reads: 0 holds no content, 1 content and
+# its LZ codes (written only where the dictionary has content).
+REVISION = 1
 HEAD = struct.Struct("<4sBII")  # magic, revision, merges, bytes of the merge table
 ID = struct.Struct("<I")
+SIZE = struct.Struct("<I")  # of the content, and of its codes' lengths
+MAX_CONTENT = 1 << 24
+# The content's codes: LZ_PARTS's literal/length symbols, then its distance
+# symbols (three repeats), every length at most kernels.lz.MAX_CODE.
+LITERAL_SYMBOLS = _lz.LITERALS + _lz.SLOTS
+LZ_SYMBOLS = LITERAL_SYMBOLS + _lz.REPS + _lz.SLOTS
 MAX_MERGES = 1 << 20
 # The phrases of a dictionary's coded symbols, laid end to end, may take
 # no more: a decoder holds them all (a forged table of nested doublings
@@ -43,20 +55,42 @@ N_BYTES = _kernels.N_BYTES
 class Dictionary:
     """A trained dictionary: ``merges`` (int32, one row ``(left, right)``
     per merge; merge k makes symbol 256 + k) and ``lengths`` (uint8, the
-    code length of each symbol, 0 for none).  ``id`` names it in the
+    code length of each symbol, 0 for none); ``content`` (bytes, b"" for
+    none) and ``lz_lengths``, its two LZ codes' lengths.  ``id`` names it in the
     streams it codes; ``bytes(d)`` is its serialized form and
     ``Dictionary.from_bytes`` reads one back, refusing a damaged one with
     ``GageBPEError``.  Build one with ``gagebpe.train_dictionary``."""
 
-    def __init__(self, merges, lengths):
+    def __init__(self, merges, lengths, content=b"", lz_lengths=None):
         self.merges = np.ascontiguousarray(merges, np.int32).reshape(-1, 2)
         self.lengths = np.ascontiguousarray(lengths, np.uint8)
-        self._bytes = _serialize(self.merges, self.lengths)
+        # Raw content for records' copies (revision 1), and the lengths of
+        # the two LZ codes they are written in (LZ_SYMBOLS of them); none: b"".
+        self.content = bytes(content)
+        self.lz_lengths = (np.ascontiguousarray(lz_lengths, np.uint8) if self.content
+                           else np.zeros(0, np.uint8))
+        self._bytes = _serialize(self.merges, self.lengths, self.content, self.lz_lengths)
         self.id, = ID.unpack_from(self._bytes, len(self._bytes) - ID.size)
         # The first bytes of a single stream naming it, as its readers match them.
         self.head = np.frombuffer(_container.single_stream(None, self.id)[:-1], np.uint8)
         self.size_at = len(self.head) + 1  # where a record's size is (format.records)
         self._encoding = None
+
+    def with_content(self, content, lz_lengths):
+        """This dictionary with ``content`` (1 to MAX_CONTENT bytes) and its
+        codes' ``lz_lengths`` (LZ_SYMBOLS of them, as docs/FORMAT.md section
+        10 says); ValueError for others."""
+        lz_lengths = np.ascontiguousarray(lz_lengths, np.uint8)
+        if not 0 < len(content) <= MAX_CONTENT:
+            raise ValueError(f"content must hold 1 to {MAX_CONTENT} bytes")
+        if len(lz_lengths) != LZ_SYMBOLS or lz_lengths.max() > _lz.MAX_CODE:
+            raise ValueError(f"lz_lengths must hold {LZ_SYMBOLS} code lengths of at most "
+                             f"{_lz.MAX_CODE} bits")
+        try:
+            _lz_lengths(np.frombuffer(_coded_sequence.lengths_section(lz_lengths), np.uint8))
+        except GageBPEError as e:
+            raise ValueError(str(e)) from None
+        return Dictionary(self.merges, self.lengths, content, lz_lengths)
 
     @classmethod
     def from_counts(cls, merges, counts, smoothing=1):
@@ -86,19 +120,27 @@ class Dictionary:
         table_bits = int(_bits.merge_table_bits(N_BYTES, n_merges))
         if table_bytes != (table_bits + 7) // 8 or HEAD.size + table_bytes > len(data) - ID.size:
             raise GageBPEError("dictionary merge table size disagrees with its merges")
-        body = np.frombuffer(data, np.uint8)
+        body = np.frombuffer(data, np.uint8)[:len(data) - ID.size]
         table = body[HEAD.size:HEAD.size + table_bytes]
         merges = np.empty((n_merges, 2), np.int32)
         if not _bits.unpack_merges(table, N_BYTES, merges):
             raise GageBPEError(UNDEFINED_MERGE)
         if table_bits % 8 and table[-1] >> (table_bits % 8):
             raise GageBPEError("dictionary padding bits are not zero")
+        at = HEAD.size + table_bytes
+        content, lz_lengths = b"", None
+        if revision == 1:
+            content, at = _sized(body, at, "content")
+            if not 0 < len(content) <= MAX_CONTENT:
+                raise GageBPEError(f"dictionary content of {len(content)} bytes: 1 to "
+                                   f"{MAX_CONTENT} it may hold")
+            section, at = _sized(body, at, "content's code lengths")
+            lz_lengths = _lz_lengths(section)
         lengths = np.empty(N_BYTES + n_merges, np.uint8)
-        _coded_sequence.raise_problem(_coded_sequence.read_lengths(
-            body[HEAD.size + table_bytes:len(data) - ID.size], 1, lengths))
+        _coded_sequence.raise_problem(_coded_sequence.read_lengths(body[at:], 1, lengths))
         if not _huffman.is_complete(lengths) or not lengths[:N_BYTES].all():
             raise GageBPEError("dictionary code is not complete over every byte value")
-        dictionary = cls(merges, lengths)
+        dictionary = cls(merges, lengths, bytes(content), lz_lengths)
         if dictionary._bytes != data:  # one writing per dictionary
             raise GageBPEError("dictionary is not in its canonical form")
         dictionary.decoder  # built now: its phrases must fit
@@ -117,7 +159,9 @@ class Dictionary:
         return hash(self._bytes)
 
     def __repr__(self):
-        return f"<gagebpe.Dictionary {self.id:#010x}: {len(self.merges)} merges, {len(self)} bytes>"
+        content = f", {len(self.content)} of content" if self.content else ""
+        return (f"<gagebpe.Dictionary {self.id:#010x}: {len(self.merges)} merges{content}, "
+                f"{len(self)} bytes>")
 
     def encoding(self):
         """The tables records are coded with (built once)."""
@@ -126,6 +170,12 @@ class Dictionary:
                               _huffman.canonical_codes(self.lengths).reshape(1, -1),
                               self.lengths.reshape(1, -1))
         return self._encoding
+
+    def lz_encoding(self):
+        """``(content, literal/length code lengths, distance code lengths)``
+        of DICTIONARY_LZ records (the content a uint8 array)."""
+        return (np.frombuffer(self.content, np.uint8), self.lz_lengths[:LITERAL_SYMBOLS],
+                self.lz_lengths[LITERAL_SYMBOLS:])
 
     @functools.cached_property
     def decoder(self):
@@ -136,7 +186,35 @@ class Dictionary:
         table, phrases = _kernels.phrases(self.merges, self.lengths, MAX_PHRASES)
         if not len(phrases):
             raise GageBPEError("dictionary phrases are too long")
-        return _kernels.decoder(self.head, table, phrases)
+        content, literal_lengths, distance_lengths = self.lz_encoding()
+        literal = distance = np.zeros(0, np.int64)
+        if len(content):
+            _, literal, distance = _lz.decoding_tables(literal_lengths, distance_lengths,
+                                                       _lz.REPS)
+        return _kernels.decoder(self.head, table, phrases, literal, distance, content)
+
+
+def _sized(body, at, what):
+    """``(the bytes of a u32-sized field at body[at:], where it ends)``."""
+    if at + SIZE.size > len(body):
+        raise GageBPEError(f"dictionary ends inside its {what}")
+    size, = SIZE.unpack_from(body, at)
+    at += SIZE.size
+    if size > len(body) - at:
+        raise GageBPEError(f"dictionary ends inside its {what}")
+    return body[at:at + size], at + size
+
+
+def _lz_lengths(section):
+    """The content's code lengths from their code_lengths section, each code
+    checked complete and no code longer than an LZ decoder reads."""
+    lengths = np.empty(LZ_SYMBOLS, np.uint8)
+    _coded_sequence.raise_problem(_coded_sequence.read_lengths(section, 1, lengths))
+    if (lengths.max() > _lz.MAX_CODE or not _huffman.is_complete(lengths[:LITERAL_SYMBOLS])
+            or not _huffman.is_complete(lengths[LITERAL_SYMBOLS:])):
+        raise GageBPEError("dictionary content's codes are not complete codes of at most "
+                           f"{_lz.MAX_CODE} bits")
+    return lengths
 
 
 def code_lengths(merges, counts, smoothing=1):
@@ -162,11 +240,14 @@ def merge_tables(merges):
     return keys, vals, ranks, (N_BYTES + ranks).astype(np.int32)
 
 
-def _serialize(merges, lengths):
+def _serialize(merges, lengths, content, lz_lengths):
     table = np.zeros((_bits.merge_table_bits(N_BYTES, len(merges)) + 7) // 8, np.uint8)
     _bits.pack_merges(merges, N_BYTES, table)
-    body = (HEAD.pack(MAGIC, REVISION, len(merges), len(table)) + table.tobytes()
-            + _coded_sequence.lengths_section(lengths))
+    body = HEAD.pack(MAGIC, 1 if content else 0, len(merges), len(table)) + table.tobytes()
+    if content:
+        section = _coded_sequence.lengths_section(lz_lengths)
+        body += SIZE.pack(len(content)) + content + SIZE.pack(len(section)) + section
+    body += _coded_sequence.lengths_section(lengths)
     return body + ID.pack(block_check(body))
 
 

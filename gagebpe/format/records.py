@@ -1,20 +1,22 @@
 """Records: what ``compress_many`` writes with a dictionary, read without
 the general reader.  A record is a single stream (docs/FORMAT.md, section
-3) naming the dictionary, of one block coded DICTIONARY_IDS or LZ (the
-two codings a record takes; docs/DESIGN.md, "Dictionaries").
+3) naming the dictionary, of one block coded DICTIONARY_IDS, DICTIONARY_LZ
+or LZ (the codings a record takes; docs/DESIGN.md, "Dictionaries").
 
 ``decode_streams`` reads many records in one kernel call, their layout
 and data checks included, so that a record costs no reader in Python;
 ``decode_record`` reads one through a kernel called without Numba's
 dispatch (``_jit.direct``): straight into the bytearray its bytes are made
 from where its size is read in Python at a glance, else into a scratch
-buffer, so that it costs no allocation in the kernel either.  A stream that is not such a record, and an LZ block that fails,
+buffer, so that it costs no allocation in the kernel either.  A stream
+that is not such a record, and an LZ or DICTIONARY_LZ block that fails,
 are left to the general reader, which says what is wrong.
 
 Imports ``_threads``, ``_errors``, ``_jit``, ``format.container`` (the
 single layout and its varints, compiled), ``format.dictionary``,
 ``format.registry``, ``format.codings.dictionary_ids`` and the kernels
-``kernels.dictionary``, ``kernels.lz`` and ``kernels.coded_sequence``.
+``kernels.dictionary``, ``kernels.lz``, ``kernels.primed_lz`` and
+``kernels.coded_sequence``.
 """
 import threading
 
@@ -23,12 +25,12 @@ import numpy as np
 from .. import _threads
 from .._errors import OVER_LIMIT, GageBPEError
 from .._jit import direct, njit
-from ..kernels import dictionary as _kernels, lz as _lz
+from ..kernels import dictionary as _kernels, lz as _lz, primed_lz as _primed
 from ..kernels.coded_sequence import u32
 from .codings.dictionary_ids import joined
 from .container import MAX_BLOCK_SIZE, varint_at
 from .dictionary import Dictionary
-from .registry import DICTIONARY_IDS, LZ
+from .registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ
 
 _varint = njit(cache=True, nogil=True)(varint_at)
 # What a stream was found to be.
@@ -48,7 +50,7 @@ _thread = threading.local()
 @njit(cache=True, nogil=True)
 def _layout(data, head):
     """``(coding, size, payload_at, data_check)`` if ``data`` is exactly a
-    single stream beginning ``head`` of one DICTIONARY_IDS or LZ block,
+    single stream beginning ``head`` of one block of a record's coding,
     the layout checked as the general reader checks it; else size -1."""
     h = head.shape[0]
     n = len(data)
@@ -58,7 +60,7 @@ def _layout(data, head):
         if data[i] != head[i]:
             return 0, -1, 0, 0
     coding = data[h]
-    if coding != DICTIONARY_IDS and coding != LZ:
+    if coding != DICTIONARY_IDS and coding != LZ and coding != DICTIONARY_LZ:
         return 0, -1, 0, 0
     size, at = _varint(data, h + 1)
     if not 0 < size <= MAX_BLOCK_SIZE:
@@ -70,14 +72,20 @@ def _layout(data, head):
 
 
 @njit(cache=True, nogil=True)
-def _decode_block(coding, padded, first, last, out, pos, size, table, phrases, check):
+def _decode_block(coding, padded, first, last, out, pos, size, decoder, check):
     """``found`` of the payload ``padded[first:last]`` (which has
     ``kernels.dictionary.PADDING`` bytes after it) of a block in ``coding``
-    decoded into ``out[pos:pos + size]`` (``_found``)."""
+    decoded into ``out[pos:pos + size]`` with ``decoder``'s dictionary
+    (``_found``)."""
     if coding == DICTIONARY_IDS:
+        _, table, phrases = _kernels.unpacked(decoder)
         ok = _kernels.decode_record(padded, first, last, out, pos, size, table, phrases)
-    else:
+    elif coding == LZ:
         ok = _lz.decode_payload(padded[first:last], out[pos:pos + size]) == 0
+    else:
+        literal, distance, content = _kernels.lz_unpacked(decoder)
+        ok = content.shape[0] > 0 and _primed.decode(padded[first:last], out[pos:pos + size],
+                                                     literal, distance, content) == 0
     return _found(coding, ok, out, pos, size, check)
 
 
@@ -86,8 +94,8 @@ def _found(coding, ok, out, pos, size, check):
     """What a block decoded into ``out[pos:pos + size]`` was found, ``ok``
     if it decoded to exactly that many bytes: DECODED where its bytes also
     pass their data ``check``; else, for a DICTIONARY_IDS block,
-    BAD_PAYLOAD or BAD_CHECK, and for an LZ block NOT_A_RECORD (the general
-    reader names its fault)."""
+    BAD_PAYLOAD or BAD_CHECK, and for an LZ or DICTIONARY_LZ block
+    NOT_A_RECORD (the general reader names its fault)."""
     if ok and _kernels.check(out[pos:pos + size]) == check:
         return DECODED
     if coding != DICTIONARY_IDS:
@@ -138,7 +146,7 @@ def _decode_some(buffer, starts, first, last, codings, found, payload_at, checks
         pos, end = out_starts[i], out_starts[i + 1]
         if codings[i] != DICTIONARY_IDS:
             found[i] = _decode_block(codings[i], buffer, payload_at[i], starts[i + 1], out,
-                                     pos, end - pos, table, phrases, checks[i])
+                                     pos, end - pos, decoder, checks[i])
             continue
         pair[waiting], firsts[waiting], lasts[waiting] = i, payload_at[i], starts[i + 1]
         places[waiting], sizes[waiting] = pos, end - pos
@@ -151,7 +159,7 @@ def _decode_some(buffer, starts, first, last, codings, found, payload_at, checks
             waiting = 0
     if waiting:
         found[pair[0]] = _decode_block(DICTIONARY_IDS, buffer, firsts[0], lasts[0], out,
-                                       places[0], sizes[0], table, phrases, checks[pair[0]])
+                                       places[0], sizes[0], decoder, checks[pair[0]])
 
 
 @njit(cache=True, nogil=True)
@@ -162,7 +170,7 @@ def _decode_into(data, decoder, limit, scratch):
     PAST_LIMIT (more than ``limit`` bytes: nothing is decoded) or TOO_BIG
     (it does not fit ``scratch`` with its payload, which is copied, padded,
     to the end of ``scratch`` first, so that a record allocates nothing)."""
-    head, table, phrases = _kernels.unpacked(decoder)
+    head = _kernels.unpacked(decoder)[0]
     coding, size, at, check = _layout(data, head)
     if size <= 0:
         return -NOT_A_RECORD
@@ -175,8 +183,7 @@ def _decode_into(data, decoder, limit, scratch):
     for i in range(n):
         scratch[room + i] = data[at + i]
     scratch[room + n:] = 0
-    found = _decode_block(coding, scratch, room, room + n, scratch, 0, size, table, phrases,
-                          check)
+    found = _decode_block(coding, scratch, room, room + n, scratch, 0, size, decoder, check)
     return size if found == DECODED else -found
 
 

@@ -19,7 +19,7 @@ from .._errors import GageBPEError
 from .._version import __version__
 
 (END_OF_BLOCKS, STORED, PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
- REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, DICTIONARY_IDS) = range(15)
+ REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, DICTIONARY_IDS, DICTIONARY_LZ) = range(16)
 GRAMMARS = (PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG)
 
 
@@ -48,6 +48,7 @@ CODINGS = {c.number: c for c in (
     Coding(MIXED_PRIMED, "MIXED_PRIMED", "mixed"),
     Coding(LZ_PARTS, "LZ_PARTS", "lz"),
     Coding(DICTIONARY_IDS, "DICTIONARY_IDS", "dictionary_ids", dictionary=True),
+    Coding(DICTIONARY_LZ, "DICTIONARY_LZ", "dictionary_lz", dictionary=True),
 )}
 # The most bytes of a payload's head that say its rule count: REPEATS over
 # FOLDED over a grammar coding.

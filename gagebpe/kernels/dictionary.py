@@ -47,28 +47,55 @@ def phrases(merges, lengths, cap):
     return decode_table(lengths, payloads), table
 
 
-def decoder(head, table, phrases):
+def decoder(head, table, phrases, literal, distance, content):
     """One int64 array holding ``head`` (the bytes each record's stream
     begins with), the decoding ``table`` and the ``phrases``, as
-    ``unpacked`` reads them: a kernel then takes one argument for all three,
-    and each argument costs a call to it as much as decoding a few tokens."""
-    words = [3, len(table), (len(phrases) + 7) // 8, (len(head) + 7) // 8]
+    ``unpacked`` reads them, and the content's LZ decoding tables
+    ``literal`` and ``distance`` (``kernels.lz.decoding_tables``'s) and the
+    ``content``, as ``lz_unpacked`` reads them (empty where there is no
+    content): a kernel then takes one argument for all, and each argument
+    costs a call to it as much as decoding a few tokens."""
+    int64s, bytes_ = (table, literal, distance), (phrases, content, head)
+    words = [_HEADER, *map(len, int64s), *[(len(b) + 7) // 8 for b in bytes_]]
     out = np.zeros(sum(words), np.int64)
-    out[:3] = len(head), len(table), len(phrases)
+    out[:_HEADER - 1] = [*map(len, int64s), *map(len, bytes_)]
     at = np.cumsum(words)
-    out[at[0]:at[1]] = table
-    out[at[1]:at[2]].view(np.uint8)[:len(phrases)] = phrases
-    out[at[2]:at[3]].view(np.uint8)[:len(head)] = head
+    for k, array in enumerate(int64s):
+        out[at[k]:at[k + 1]] = array
+    for k, array in enumerate(bytes_, len(int64s)):
+        out[at[k]:at[k + 1]].view(np.uint8)[:len(array)] = array
     return out
+
+
+_HEADER = 7  # the six arrays' lengths, and a word to spare
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _parts(decoder):
+    """Where each of ``decoder``'s arrays starts, the end last."""
+    at = np.empty(7, np.int64)
+    at[0] = _HEADER
+    for k in range(6):
+        at[k + 1] = at[k] + (decoder[k] if k < 3 else (decoder[k] + 7) // 8)
+    return at
 
 
 @njit(cache=True, nogil=True, inline='always')
 def unpacked(decoder):
-    """``(head, table, phrases)``: the arrays ``decoder`` holds."""
-    table_end = 3 + decoder[1]
-    phrases_end = table_end + (decoder[2] + 7) // 8
-    return (decoder[phrases_end:].view(np.uint8)[:decoder[0]], decoder[3:table_end],
-            decoder[table_end:phrases_end].view(np.uint8)[:decoder[2]])
+    """``(head, table, phrases)``: the arrays ``decoder`` holds for
+    DICTIONARY_IDS records, and their streams' head."""
+    at = _parts(decoder)
+    return (decoder[at[5]:at[6]].view(np.uint8)[:decoder[5]], decoder[at[0]:at[1]],
+            decoder[at[3]:at[4]].view(np.uint8)[:decoder[3]])
+
+
+@njit(cache=True, nogil=True, inline='always')
+def lz_unpacked(decoder):
+    """``(literal, distance, content)``: the arrays ``decoder`` holds for
+    DICTIONARY_LZ records (empty where the dictionary has no content)."""
+    at = _parts(decoder)
+    return (decoder[at[1]:at[2]], decoder[at[2]:at[3]],
+            decoder[at[4]:at[5]].view(np.uint8)[:decoder[4]])
 
 
 @njit(cache=True, nogil=True)
@@ -265,3 +292,17 @@ def token_counts(data, starts, keys, vals, ranks, results, merges, n_merges):
     token of the records (``tokens``): a dictionary's code is built on it."""
     ids, _ = tokens(data, starts, keys, vals, ranks, results, n_merges)
     return np.bincount(ids, minlength=N_BYTES + n_merges).astype(np.int64)
+
+
+@njit(cache=True, nogil=True)
+def counts_below(counts, merges, n_merges):
+    """``token_counts`` for the first ``n_merges`` merges, from ``counts``,
+    the token counts for all of ``merges``: merging by rank, a merge never
+    makes a pair of lower rank, so the tokens with fewer merges are those
+    with all of them, each later merge's token split into its halves."""
+    out = counts.copy()
+    for k in range(merges.shape[0] - 1, n_merges - 1, -1):
+        s = N_BYTES + k
+        out[merges[k, 0]] += out[s]
+        out[merges[k, 1]] += out[s]
+    return out[:N_BYTES + n_merges]

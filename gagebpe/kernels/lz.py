@@ -147,7 +147,8 @@ def matches(data, start, end, head, links, depth, tree):
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _hash(data, i, bits):
+def chain_hash(data, i, bits):
+    """The hash, in ``bits`` bits, of the MIN_COPY bytes at ``data[i]``."""
     key = (np.int64(data[i]) << 16) | (np.int64(data[i + 1]) << 8) | np.int64(data[i + 2])
     return ((key * 2654435761) >> (32 - bits)) & ((1 << bits) - 1)
 
@@ -179,7 +180,7 @@ def _scan(data, i, start, end, head, links, depth, tree, skip_to, starts, length
 def _chain_step(data, i, end, head, chain, max_chain, skip_to, lengths, distances, found):
     """Position ``i``'s matches by its hash chain, then ``i`` added to it:
     ``(found, skip_to)``."""
-    h = _hash(data, i, HASH_BITS)
+    h = chain_hash(data, i, HASH_BITS)
     limit = min(NICE, end - i)
     best = MIN_COPY - 1
     j = np.int64(head[h])
@@ -216,7 +217,7 @@ def _tree_step(data, i, end, head, son, depth, skip_to, lengths, distances, foun
     candidates find what chains find in thousands (docs/DESIGN.md, "What
     each try buys", LZ).  Inside a long match it inserts, not records."""
     n = data.shape[0]
-    h = _hash(data, i, TREE_HASH_BITS)
+    h = chain_hash(data, i, TREE_HASH_BITS)
     candidate = np.int64(head[h])
     head[h] = i
     limit = min(NICE, n - i)  # the tree orders suffixes within the block
@@ -536,8 +537,6 @@ def write(lengths, literal_symbols, distance_symbols, length_extra, distance_ext
         table_freq[s] += 1
     table_lengths = _huffman.code_lengths(table_freq, TABLE_CODE)
     table_codes = _huffman.canonical_codes(table_lengths)
-    literal_codes = _huffman.canonical_codes(literal_lengths)
-    distance_codes = _huffman.canonical_codes(distance_lengths)
     total = np.int64(TABLE_SYMBOLS * TABLE_CODE_BITS)
     for t in range(table.shape[0]):
         total += np.int64(table_lengths[table[t]]) + table_extra(table[t])
@@ -552,6 +551,18 @@ def write(lengths, literal_symbols, distance_symbols, length_extra, distance_ext
         s = table[t]
         acc, nbits, pos = _put(out, acc, nbits, pos, table_codes[s], table_lengths[s])
         acc, nbits, pos = _put(out, acc, nbits, pos, table_values[t], table_extra(s))
+    put_tokens(out, acc, nbits, pos, literal_symbols, distance_symbols, length_extra,
+               distance_extra, _huffman.canonical_codes(literal_lengths), literal_lengths,
+               _huffman.canonical_codes(distance_lengths), distance_lengths, nreps)
+    return out
+
+
+@njit(cache=True, nogil=True, inline='always')
+def put_tokens(out, acc, nbits, pos, literal_symbols, distance_symbols, length_extra,
+               distance_extra, literal_codes, literal_lengths, distance_codes, distance_lengths,
+               nreps):
+    """Append the tokens (``symbols``) in these codes to the writer's state
+    (``_put``'s), then pad to a byte."""
     for t in range(literal_symbols.shape[0]):
         s = literal_symbols[t]
         acc, nbits, pos = _put(out, acc, nbits, pos, literal_codes[s], literal_lengths[s])
@@ -565,7 +576,6 @@ def write(lengths, literal_symbols, distance_symbols, length_extra, distance_ext
                                    slot_extra(d - nreps))
     if nbits:
         out[pos] = np.uint8((acc << np.uint64(8 - nbits)) & np.uint64(0xFF))
-    return out
 
 
 @njit(cache=True, nogil=True, leaf=True)
@@ -743,17 +753,46 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
     problem, bitpos = _read_table(padded, np.uint64(bitpos), np.uint64(end), lengths)
     if problem:
         return problem, bitpos
-    literal_table, literal_bits = _code_table(lengths[:n_literal], _LITERAL_PAYLOADS)
+    problem, literal, distance = decoding_tables(lengths[:n_literal], lengths[n_literal:],
+                                                 nreps)
+    if problem:
+        return problem, bitpos
+    return tokens(padded, bitpos, end, literal, distance, out, 0, pos, size, reps,
+                  np.empty(0, np.uint8))
+
+
+@njit(cache=True, nogil=True)
+def decoding_tables(literal_lengths, distance_lengths, nreps):
+    """``(0 or a problem number, literal/length table, distance table)``:
+    the decoding tables of these codes (``_code_table``), each table's
+    entries followed by its bits, so that one array holds both."""
+    literal, literal_bits = _code_table(literal_lengths, _LITERAL_PAYLOADS)
     if literal_bits == 0:
-        return BAD_LITERAL_CODE, bitpos
-    distance_lengths = lengths[n_literal:]
+        return BAD_LITERAL_CODE, literal, literal
     if distance_lengths.any():
-        distance_table, distance_bits = _code_table(distance_lengths, _DISTANCE_PAYLOADS[nreps])
+        distance, distance_bits = _code_table(distance_lengths, _DISTANCE_PAYLOADS[nreps])
         if distance_bits == 0:
-            return BAD_DISTANCE_CODE, bitpos
+            return BAD_DISTANCE_CODE, literal, distance
     else:  # a block without copies needs no distance code
-        distance_table, distance_bits = np.zeros(2, np.int64), 1
+        distance, distance_bits = np.zeros(2, np.int64), 1
+    return (0, np.append(literal, np.int64(literal_bits)),
+            np.append(distance, np.int64(distance_bits)))
+
+
+@njit(cache=True, nogil=True)
+def tokens(padded, bitpos, end, literal, distance, out, first, pos, size, reps, content):
+    """The tokens from bit ``bitpos`` to ``end`` of ``padded`` (followed by
+    at least PADDING bytes of zeros), in the codes of the tables ``literal``
+    and ``distance`` (``decoding_tables``), decoded into ``out[pos:size]``,
+    which they must fill exactly; a block begins at ``out[first]`` and
+    follows ``content``, so that copies reach back to ``out[first]`` and
+    then into ``content`` (none: an empty one).  ``reps``, the repeat
+    distances before them, become those after.  ``(0 or a problem number
+    (PROBLEMS), the bit position after)``."""
+    literal_bits, distance_bits = literal[-1], distance[-1]
     end = np.uint64(end)
+    bitpos = np.uint64(bitpos)
+    before = content.shape[0]
     r0, r1, r2 = np.int64(reps[0]), np.int64(reps[1]), np.int64(reps[2])
     # The bits from ``bitpos`` on, MSB first, ``avail`` of them valid, are
     # kept in ``window`` and reloaded before a part of a token (a code and
@@ -767,7 +806,7 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
             return BAD_TOKEN, bitpos
         if avail < WINDOW_NEED:
             window, avail = _window(padded, bitpos)
-        entry = literal_table[np.int64(window >> np.uint64(64 - literal_bits))]
+        entry = literal[np.int64(window >> np.uint64(64 - literal_bits))]
         if entry == 0:
             return BAD_TOKEN, bitpos
         window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
@@ -781,7 +820,7 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
         window, avail, bitpos = _skip(window, avail, bitpos, extra)
         if avail < WINDOW_NEED:
             window, avail = _window(padded, bitpos)
-        entry = distance_table[np.int64(window >> np.uint64(64 - distance_bits))]
+        entry = distance[np.int64(window >> np.uint64(64 - distance_bits))]
         if entry == 0:
             return BAD_TOKEN, bitpos
         window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
@@ -800,9 +839,13 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
             r1 = r0
             r0 = d
         last = r0
-        if last > pos or length > size - pos:
+        if length > size - pos:
             return BAD_COPY, bitpos
-        if last >= 8 and pos + length + 16 <= size:
+        if last > pos - first:
+            if last > pos - first + before:
+                return BAD_COPY, bitpos
+            _copy_from_content(out, first, pos, last, length, content)
+        elif last >= 8 and pos + length + 16 <= size:
             # Eight bytes at a time, past the copy's end: what is written
             # there is written again by the tokens after it.  Sixteen
             # first, whatever the length: most copies are shorter, and a
@@ -826,13 +869,26 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _padded(stream):
+def _copy_from_content(out, first, pos, last, length, content):
+    """A copy whose source begins ``last - (pos - first)`` bytes before the
+    block, in ``content``, and may run on into the block."""
+    source = content.shape[0] - (last - (pos - first))  # in content, then in out
+    for k in range(length):
+        at = source + k
+        if at < content.shape[0]:
+            out[pos + k] = content[at]
+        else:
+            out[pos + k] = out[first + at - content.shape[0]]
+
+
+@njit(cache=True, nogil=True, inline='always')
+def with_padding(stream):
     """``stream`` followed by PADDING bytes of zeros, for whole-word reads."""
     n = stream.shape[0]
-    padded = np.empty(n + PADDING, np.uint8)
-    padded[:n] = stream
-    padded[n:] = 0
-    return padded
+    out = np.empty(n + PADDING, np.uint8)
+    out[:n] = stream
+    out[n:] = 0
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -842,9 +898,9 @@ def decode_payload(payload, out):
     if payload.shape[0] < HEAD or payload[0] > SLOTS or payload[1] > SLOTS:
         return BAD_HEAD
     n = payload.shape[0] - HEAD
-    padded = _padded(payload[HEAD:])
+    buffer = with_padding(payload[HEAD:])
     reps = np.array(FIRST_REPS, np.int64)
-    return decode(padded, 0, 8 * n, np.int64(payload[0]), np.int64(payload[1]), 1, out, 0,
+    return decode(buffer, 0, 8 * n, np.int64(payload[0]), np.int64(payload[1]), 1, out, 0,
                   out.shape[0], reps)[0]
 
 
@@ -853,20 +909,20 @@ def decode_parts(payload, out):
     """Decode the LZ_PARTS payload ``payload`` into ``out``, which it must
     fill exactly; 0 or a problem number (PROBLEMS)."""
     n = payload.shape[0]
-    padded = _padded(payload)
+    buffer = with_padding(payload)
     reps = np.array(FIRST_REPS, np.int64)
     size = out.shape[0]
     at = pos = 0
     while pos < size:
         if n - at < PART_HEAD:
             return BAD_PART
-        part = np.int64(load4(padded, at))
-        stream = np.int64(load4(padded, at + 6))
+        part = np.int64(load4(buffer, at))
+        stream = np.int64(load4(buffer, at + 6))
         if (part == 0 or part > size - pos or payload[at + 4] > SLOTS
                 or payload[at + 5] > SLOTS or stream > n - at - PART_HEAD):
             return BAD_PART
         at += PART_HEAD
-        problem = decode(padded, 8 * at, 8 * (at + stream), np.int64(payload[at - 6]),
+        problem = decode(buffer, 8 * at, 8 * (at + stream), np.int64(payload[at - 6]),
                          np.int64(payload[at - 5]), REPS, out, pos, pos + part, reps)[0]
         if problem:
             return problem

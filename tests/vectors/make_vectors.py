@@ -23,9 +23,9 @@ import numpy as np
 
 import gagebpe
 from gagebpe.encoder import block as encoder_block
-from gagebpe.format import container, registry
-from gagebpe.format.codings import (context, dictionary_ids, filtered, lz, mixed, packed, repeats,
-                                    sorted_rules)
+from gagebpe.format import container, dictionary as _dictionary, registry
+from gagebpe.format.codings import (context, dictionary_ids, dictionary_lz, filtered, lz, mixed,
+                                    packed, repeats, sorted_rules)
 from gagebpe.kernels import cutoff, filters, grammar
 from gagebpe.sample import sample
 
@@ -173,18 +173,24 @@ def malformed(good):
         "revision-1": (descriptor(0x10), "GageBPEError", "revision 1"),
         "dictionary": (lz_stream[:at - 1] + bytes([0x02]) + struct.pack("<I", 0xC0FFEE)
                        + lz_stream[at:], "GageBPEError", "dictionary 0x00c0ffee"),
-        # 14 was unknown when these were made; it is now DICTIONARY_IDS, which
-        # a stream naming no dictionary may not hold (section 4.15).
+        # 14 and 15 were unknown when these were made; they are now
+        # DICTIONARY_IDS and DICTIONARY_LZ, which a stream naming no
+        # dictionary may not hold (sections 4.15 and 4.16).
         "coding-14": (lz_stream[:at] + bytes([14]) + lz_stream[at + 1:], "GageBPEError",
                       "names no dictionary"),
         "coding-14-blocks": (_rechecked(blocks_stream[:head] + bytes([14])
                                         + blocks_stream[head + 1:], head, 13),
                              "GageBPEError", "names no dictionary"),
         "coding-15": (lz_stream[:at] + bytes([15]) + lz_stream[at + 1:], "GageBPEError",
-                      "block coding 15 is not one of format 1.0's"),
+                      "names no dictionary"),
         "coding-15-blocks": (_rechecked(blocks_stream[:head] + bytes([15])
                                         + blocks_stream[head + 1:], head, 13),
-                             "GageBPEError", "block coding 15"),
+                             "GageBPEError", "names no dictionary"),
+        "coding-16": (lz_stream[:at] + bytes([16]) + lz_stream[at + 1:], "GageBPEError",
+                      "block coding 16 is not one of format 1.0's"),
+        "coding-16-blocks": (_rechecked(blocks_stream[:head] + bytes([16])
+                                        + blocks_stream[head + 1:], head, 13),
+                             "GageBPEError", "block coding 16"),
         **lz_parts_faults(*good["lz-parts"]),
         "size-0": (size_field(b"\x00\x00"), "GageBPEError", "size 0 out of range"),
         "size-too-large": (lz_stream[:at + 1] + container.varint((1 << 26) + 1)
@@ -233,14 +239,18 @@ def lz_parts_faults(stream, data):
 
 
 DICTIONARY = "dictionary.gbpd"
+CONTENT_DICTIONARY = "dictionary-content.gbpd"
+SHORTER_CONTENT_DICTIONARY = "dictionary-shorter-content.gbpd"
 
 
 def with_dictionary():
-    """``(dictionary, {name: (stream, output or None, error, pattern)})``:
-    streams that need the dictionary (section 10) and the faults of its
-    coding (section 4.15)."""
+    """``{dictionary file: (dictionary, {name: (stream, output or None,
+    error, pattern)})}``: streams that need a dictionary (section 10) and
+    the faults of its codings (sections 4.15 and 4.16)."""
     lines = [b"%d %s\n" % (i, sample(40 + i % 30)[i % 11:]) for i in range(300)]
-    dictionary = gagebpe.train_dictionary(lines[:200], 6000)
+    # Trained by gagebpe 0.23 on lines[:200] with a size of 6000 (the trainer
+    # has learned since): the published file is its source.
+    dictionary = gagebpe.Dictionary.from_bytes((HERE / DICTIONARY).read_bytes())
     record = gagebpe.compress(lines[250], dictionary=dictionary)
     payload = dictionary_ids.encode(lines[250], dictionary)
     assert record.endswith(payload)
@@ -248,12 +258,50 @@ def with_dictionary():
                                                     lines[250]), dictionary.id)
     blocks = gagebpe.compress(b"".join(lines[200:]), 1, block_size=1000, dictionary=dictionary)
     last = record[-1]
-    return dictionary, {
+    streams = {
         "dictionary-ids": (record, lines[250], None, None),
         "dictionary-ids-blocks": (blocks, b"".join(lines[200:]), None, None),
         "dictionary-ids-short": (short, None, "GageBPEError", "does not decode"),
         "dictionary-ids-last-bit": (record[:-1] + bytes([last ^ 1]), None, "GageBPEError",
                                     "DICTIONARY_IDS|block check"),
+    }
+    with_content, shorter, lz_streams = content_vectors(dictionary, lines)
+    streams["dictionary-lz-no-content"] = lz_streams.pop("no content")
+    return {DICTIONARY: (dictionary, streams),
+            CONTENT_DICTIONARY: (with_content, lz_streams),
+            SHORTER_CONTENT_DICTIONARY: (shorter, {
+                "dictionary-lz-past-content": lz_streams.pop("past content")})}
+
+
+def content_vectors(dictionary, lines):
+    """``(dictionary with content, the same with the content's first byte
+    cut, {name: stream})``: revision 1 (section 10) and DICTIONARY_LZ
+    (section 4.16); the record's first copy is of the content's first byte
+    on, and its last copies reach into the record itself."""
+    content = b"".join(lines[:40])
+    literal = np.full(_dictionary.LITERAL_SYMBOLS, 9, np.uint8)
+    literal[:204] = 8  # 204 codes of 8 bits and 104 of 9: complete
+    distance = np.full(_dictionary.LZ_SYMBOLS - _dictionary.LITERAL_SYMBOLS, 6, np.uint8)
+    distance[:9] = 5  # 9 of 5 bits and 46 of 6
+    lz_lengths = np.concatenate([literal, distance])
+    with_content = dictionary.with_content(content, lz_lengths)
+    shorter = dictionary.with_content(content[1:], lz_lengths)
+    data = content[:60] + lines[250] + lines[250][::-1] + lines[250]
+    payload, = dictionary_lz.encode_many([data], with_content)
+
+    def stream(payload, named=with_content):
+        block = container.block(registry.DICTIONARY_LZ, payload, data)
+        return container.single_stream(block, named.id)
+
+    return with_content, shorter, {
+        "dictionary-lz": (stream(payload), data, None, None),
+        "dictionary-lz-short": (stream(payload[:-1]), None, "GageBPEError",
+                                "tokens disagree with their codes"),
+        "dictionary-lz-last-bit": (stream(payload[:-1] + bytes([payload[-1] ^ 1])), None,
+                                   "GageBPEError", "bits after its last token|block check"),
+        "past content": (stream(payload, shorter), None, "GageBPEError",
+                         "copy reaches outside it"),
+        "no content": (stream(payload, dictionary), None, "GageBPEError", "holds no content"),
     }
 
 
@@ -270,17 +318,17 @@ def main():
     for name, (stream, error, pattern) in sorted(malformed(good).items()):
         (HERE / f"{name}.gbpe").write_bytes(stream)
         manifest["malformed"][name] = {"error": error, "match": pattern}
-    dictionary, streams = with_dictionary()
-    (HERE / DICTIONARY).write_bytes(bytes(dictionary))
-    for name, (stream, output, error, pattern) in sorted(streams.items()):
-        (HERE / f"{name}.gbpe").write_bytes(stream)
-        if output is not None:
-            assert gagebpe.decompress(stream, dictionary=dictionary) == output, name
-            (HERE / f"{name}.out").write_bytes(output)
-            entry = {"size": len(output), "sha256": hashlib.sha256(output).hexdigest()}
-        else:
-            entry = {"error": error, "match": pattern}
-        manifest["with_dictionary"][name] = {"dictionary": DICTIONARY, **entry}
+    for file, (dictionary, streams) in with_dictionary().items():
+        (HERE / file).write_bytes(bytes(dictionary))
+        for name, (stream, output, error, pattern) in sorted(streams.items()):
+            (HERE / f"{name}.gbpe").write_bytes(stream)
+            if output is not None:
+                assert gagebpe.decompress(stream, dictionary=dictionary) == output, name
+                (HERE / f"{name}.out").write_bytes(output)
+                entry = {"size": len(output), "sha256": hashlib.sha256(output).hexdigest()}
+            else:
+                entry = {"error": error, "match": pattern}
+            manifest["with_dictionary"][name] = {"dictionary": file, **entry}
     (HERE / "vectors.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     print(f"{len(good)} valid and {len(manifest['malformed'])} malformed vectors", file=sys.stderr)
 

@@ -72,7 +72,7 @@ def quick_size(data):
     array = np.frombuffer(data, np.uint8)
     head, chain = _lz.finder(len(array), False)
     found = _lz.matches(array, 0, len(array), head, chain, SAMPLE_CHAIN, False)
-    tokens = _lz.parse(array, 0, len(array), *found, _first_reps(), 1, *_first_prices(array, 1))
+    tokens = _lz.parse(array, 0, len(array), *found, _first_reps(), 1, *first_prices(array, 1))
     return _lz.HEAD + len(_pack(*_lz.symbols(array, 0, _first_reps(), 1, *tokens), 1)[0])
 
 
@@ -80,7 +80,7 @@ def _encode_small(array, max_chain=MAX_CHAIN, passes=PASSES):
     """The smallest LZ payload of ``passes`` parses of the whole block."""
     head, chain = _lz.finder(len(array), False)
     found = _lz.matches(array, 0, len(array), head, chain, max_chain, False)
-    prices = _first_prices(array, 1)
+    prices = first_prices(array, 1)
     best = None
     for _ in range(passes):
         tokens = _lz.parse(array, 0, len(array), *found, _first_reps(), 1, *prices)
@@ -117,7 +117,7 @@ def _segments(array, segment):
     parses, the first at the prices of the segment before, each after at
     the codes of the one before."""
     head, tree = _lz.finder(len(array), True)
-    prices = _first_prices(array, _lz.REPS)
+    prices = first_prices(array, _lz.REPS)
     reps = _first_reps()
     for start in range(0, len(array), segment):
         end = min(start + segment, len(array))
@@ -192,7 +192,7 @@ def _first_reps():
     return np.array(_lz.FIRST_REPS, np.int32)
 
 
-def _first_prices(array, nreps):
+def first_prices(array, nreps):
     """Prices before any parse (``plain.lz.first_prices``: the same doubles
     on either path), the repeats after the latest a bit dearer than it."""
     literal, distance = plain_lz.first_prices(np.bincount(array, minlength=256).tolist(),
