@@ -72,12 +72,15 @@ _HEADER = 7  # the six arrays' lengths, and a word to spare
 
 @njit(cache=True, nogil=True, inline='always')
 def _parts(decoder):
-    """Where each of ``decoder``'s arrays starts, the end last."""
-    at = np.empty(7, np.int64)
-    at[0] = _HEADER
-    for k in range(6):
-        at[k + 1] = at[k] + (decoder[k] if k < 3 else (decoder[k] + 7) // 8)
-    return at
+    """Where each of ``decoder``'s arrays starts, the end last (a tuple: an
+    array would cost a record an allocation)."""
+    table_end = _HEADER + decoder[0]
+    literal_end = table_end + decoder[1]
+    distance_end = literal_end + decoder[2]
+    phrases_end = distance_end + (decoder[3] + 7) // 8
+    content_end = phrases_end + (decoder[4] + 7) // 8
+    return (_HEADER, table_end, literal_end, distance_end, phrases_end, content_end,
+            content_end + (decoder[5] + 7) // 8)
 
 
 @njit(cache=True, nogil=True, inline='always')
