@@ -89,3 +89,33 @@ def test_gage1994_cases():
     out, back = in_pure_python(cases, blobs, "gage1994")
     assert out == blobs
     assert back == inputs
+
+
+DICTIONARY_SCRIPT = """
+import pickle, sys
+import gagebpe
+from gagebpe import _jit
+assert _jit.PURE_PYTHON and "numba" not in sys.modules
+samples, records = pickle.load(sys.stdin.buffer)
+d = gagebpe.train_dictionary(samples, 4096)
+blobs = gagebpe.compress_many(records, dictionary=d)
+back = (gagebpe.decompress_many(blobs, dictionary=d),
+        [gagebpe.decompress(b, dictionary=d) for b in blobs])
+pickle.dump((bytes(d), blobs, back), sys.stdout.buffer)
+"""
+
+
+def test_dictionaries_with_content():
+    """Training (content included), records by ids and by copies, and both
+    record readers give the same bytes as plain Python."""
+    from test_dictionary import RECORDS, SAMPLES
+    records = RECORDS[:60]
+    d = gagebpe.train_dictionary(SAMPLES, 4096)
+    blobs = gagebpe.compress_many(records, dictionary=d)
+    assert d.content and len({b[len(d.head)] for b in blobs}) == 2  # ids and copies
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    result = subprocess.run([sys.executable, "-W", "ignore", "-c", DICTIONARY_SCRIPT], env=env,
+                            input=pickle.dumps((SAMPLES, records)), capture_output=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr.decode()
+    assert pickle.loads(result.stdout) == (bytes(d), blobs, (records, records))
