@@ -193,7 +193,7 @@ def stream_ends(file):
     import gagebpe
     ends, at, out = [], 0, b""
     while at < len(file):
-        d = gagebpe.Decompressor(dictionary=dictionary())
+        d = gagebpe.Decompressor(dictionary=dictionary("gbpe", file[at:]))
         out += d.decompress(file[at:])
         at = len(file) - len(d.unused_data)
         ends.append((at, out))
@@ -228,27 +228,33 @@ def _single_field(blob, at, which, value):
     return blob[:at] + _container.varint(value) + blob[end:]
 
 
-def dictionary(fmt="gbpe"):
-    """The conformance vectors' dictionary, which every gbpe reader here is
-    given (a stream that names none is read as without it), so that the
-    vectors' DICTIONARY_IDS streams are fuzzed too; None for gage1994."""
-    global _DICTIONARY
+def dictionary(fmt, blob):
+    """The conformance vectors' dictionary that ``blob`` names, or the
+    first one's (``dictionary.gbpd``) where it names none of them: every
+    gbpe reader here is given one (a stream that names none is read as
+    without it), so that the vectors' streams that need a dictionary are
+    fuzzed too; None for gage1994."""
+    global _DICTIONARIES
     if fmt != "gbpe":
         return None
-    if _DICTIONARY is None:
+    if _DICTIONARIES is None:
         import gagebpe
-        _DICTIONARY = gagebpe.Dictionary.from_bytes(
-            (ROOT / "tests" / "vectors" / "dictionary.gbpd").read_bytes())
-    return _DICTIONARY
+        paths = sorted((ROOT / "tests" / "vectors").glob("*.gbpd"),
+                       key=lambda path: path.name != "dictionary.gbpd")
+        loaded = [gagebpe.Dictionary.from_bytes(path.read_bytes()) for path in paths]
+        _DICTIONARIES = loaded[0], {d.id: d for d in loaded}
+    first, by_id = _DICTIONARIES
+    named = int.from_bytes(blob[5:9], "little") if len(blob) >= 9 and blob[4] & 0x02 else None
+    return by_id.get(named, first)
 
 
-_DICTIONARY = None
+_DICTIONARIES = None
 
 
 def run_case(fmt, blob, expected):
     import gagebpe
     try:
-        out = gagebpe.decompress(blob, format=fmt, dictionary=dictionary(fmt))
+        out = gagebpe.decompress(blob, format=fmt, dictionary=dictionary(fmt, blob))
     except (gagebpe.GageBPEError, EOFError):
         out = None
     except Exception as e:  # any other exception is a bug
@@ -288,11 +294,11 @@ def incremental(blob):
     """``blob`` decoded by ``gagebpe.Decompressor``s fed in PIECES, one
     stream each, as a caller of the lzma-style API would."""
     import gagebpe
-    out, d = [], gagebpe.Decompressor(dictionary=dictionary())
+    out, d = [], gagebpe.Decompressor(dictionary=dictionary("gbpe", blob))
     for piece in pieces(blob):
         while piece:
             if d.eof:  # what follows a stream begins the next one
-                d = gagebpe.Decompressor(dictionary=dictionary())
+                d = gagebpe.Decompressor(dictionary=dictionary("gbpe", blob))
             out.append(d.decompress(piece))
             piece = d.unused_data if d.eof else b""
     if not d.eof:
@@ -311,12 +317,12 @@ def other_readers(fmt, blob, out):
     import gagebpe
     readers = (("incremental", incremental if fmt == "gbpe" else incremental_1994),
                ("file", lambda b: gagebpe.GageBPEFile(io.BytesIO(b), format=fmt,
-                                                      dictionary=dictionary(fmt)).read()))
+                                                      dictionary=dictionary(fmt, b)).read()))
     if fmt == "gbpe":
         readers += (("describe", lambda b: gagebpe.describe(io.BytesIO(b))),
                     ("range", lambda b: gagebpe.read_range(b, 0, 1 << 40,
                                                            limit=gagebpe.DEFAULT_LIMIT,
-                                                           dictionary=dictionary())))
+                                                           dictionary=dictionary(fmt, b))))
     for name, read in readers:
         try:
             got = read(blob)
@@ -334,7 +340,7 @@ def other_readers(fmt, blob, out):
     if fmt == "gbpe" and out:  # a seek into the middle, and a read across blocks
         at = zlib.crc32(blob) % len(out)
         try:
-            with gagebpe.GageBPEFile(io.BytesIO(blob), dictionary=dictionary()) as f:
+            with gagebpe.GageBPEFile(io.BytesIO(blob), dictionary=dictionary(fmt, blob)) as f:
                 f.seek(at)
                 if f.read(4096) != out[at:at + 4096]:
                     return "seek and read disagree"
