@@ -203,9 +203,6 @@ def _decode_to(data, decoder, out):
     return _found(coding, ok, output, 0, size, check)
 
 
-_DECODE_INTO = _DECODE_TO = None
-
-
 def _load():
     """``_decode_into`` and ``_decode_to`` for one record (``_jit.direct``),
     loaded once."""
@@ -213,6 +210,15 @@ def _load():
     _DECODE_INTO = direct(_decode_into, b"", np.zeros(1, np.int64), NO_LIMIT,
                           np.zeros(1, np.uint8))
     _DECODE_TO = direct(_decode_to, b"", np.zeros(1, np.int64), bytearray(1))
+
+
+def _loading_decode_to(blob, decoder, out):
+    """``_DECODE_TO`` until it is loaded: loads it, then calls it."""
+    _load()
+    return _DECODE_TO(blob, decoder, out)
+
+
+_DECODE_INTO, _DECODE_TO = None, _loading_decode_to
 
 
 def decode_record(blob, dictionary, limit):
@@ -227,22 +233,23 @@ def decode_record(blob, dictionary, limit):
     # DICTIONARY_IDS record whose size takes one or two bytes is decoded
     # straight into the bytearray its bytes are made from; the others go
     # through the thread's scratch buffer.
-    if (type(blob) is bytes and type(dictionary) is Dictionary and type(limit) is int
-            and _DECODE_TO is not None):
+    if type(blob) is bytes and type(dictionary) is Dictionary and type(limit) is int:
         at = dictionary.size_at
-        if len(blob) > at + 1:
+        try:
             size = blob[at]
             if size >= 0x80:
                 # A size of three bytes reads wrong here: the kernel finds it
                 # differs, and the scratch buffer's path takes the record.
                 size = (size & 0x7F) | blob[at + 1] << 7
-            if size <= limit:
-                out = bytearray(size)
-                found = _DECODE_TO(blob, dictionary.decoder, out)
-                if found == DECODED:
-                    return bytes(out)
-                if found != NOT_A_RECORD:
-                    _raise(found, dictionary)
+        except IndexError:  # too short to be a record
+            size = -1
+        if 0 <= size <= limit:
+            out = bytearray(size)
+            found = _DECODE_TO(blob, dictionary.decoder, out)
+            if found == DECODED:
+                return bytes(out)
+            if found != NOT_A_RECORD:
+                _raise(found, dictionary)
     limit = _checked_limit(blob, dictionary, limit)
     if limit is None:
         return None
@@ -270,7 +277,7 @@ def _checked_limit(blob, dictionary, limit):
     the general reader is to take the call; the kernel loaded."""
     if type(blob) is not bytes or type(dictionary) is not Dictionary:
         return None
-    if _DECODE_TO is None:
+    if _DECODE_INTO is None:
         _load()
     if limit is None:
         return NO_LIMIT
