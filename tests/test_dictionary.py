@@ -207,6 +207,17 @@ def _complete_lz_lengths():
     return np.concatenate([literal, distance])
 
 
+def test_copies_from_the_content_are_tried_on_blocks_up_to_64_kib(dictionary):
+    from gagebpe.encoder.levels import DICTIONARY_COPIES
+    small = dictionary.content[:400]
+    large = (dictionary.content * (DICTIONARY_COPIES // len(dictionary.content) + 1))[
+        :DICTIONARY_COPIES + 1]
+    blobs = gagebpe.compress_many([small, large], dictionary=dictionary)
+    assert coding_of(blobs[0], dictionary) == DICTIONARY_LZ
+    assert coding_of(blobs[1], dictionary) != DICTIONARY_LZ
+    assert gagebpe.decompress_many(blobs, dictionary=dictionary) == [small, large]
+
+
 def test_a_content_coding_with_a_dictionary_without_content_is_refused(dictionary):
     blob = next(b for b in gagebpe.compress_many(RECORDS, dictionary=dictionary)
                 if coding_of(b, dictionary) == DICTIONARY_LZ)

@@ -13,9 +13,16 @@ CONTEXT_FROM = 1 << 20
 # A block of at most this many bytes may be coded MIXED (``mixed`` tries).
 MIXED_MAX = 1 << 11
 # With a dictionary, a block of at most this many bytes is coded only with
-# it (DICTIONARY_IDS) or STORED: a record too short to repeat itself; a
-# larger block also tries its level's codings (docs/DESIGN.md, Dictionaries).
+# it (DICTIONARY_IDS or DICTIONARY_LZ) or STORED: a record too short to
+# repeat itself; a larger block also tries its level's codings
+# (docs/DESIGN.md, Dictionaries).
 DICTIONARY_ALONE = 512
+# With a dictionary that holds content, a block of at most this many bytes
+# also tries copies from it (DICTIONARY_LZ); a larger one gains from the
+# content in its first bytes only, and its level's LZ_PARTS follows it
+# better: 4 MiB of MIME XML in blocks of the default size codes to the same
+# bytes without the try, in 2.3 s instead of 2.9.
+DICTIONARY_COPIES = 1 << 16
 
 
 class Level(NamedTuple):

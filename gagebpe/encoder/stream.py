@@ -12,7 +12,7 @@ from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
 from ..format.registry import DICTIONARY_IDS, DICTIONARY_LZ, STORED
 from .._arguments import check_format, check_threads
-from .levels import DICTIONARY_ALONE, settings
+from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, settings
 
 
 def _check_block_size(block_size):
@@ -217,17 +217,23 @@ def _one(dictionary):
 def _records(records, dictionary):
     """The framed blocks (``container.block``) of the non-empty ``records``:
     each coded with ``dictionary`` by its ids (DICTIONARY_IDS), or, where it
-    holds content, by copies from that (DICTIONARY_LZ), or STORED: the
-    smallest, the first of equals."""
+    holds content and the record is of at most DICTIONARY_COPIES bytes, by
+    copies from that (DICTIONARY_LZ), or STORED: the smallest, the first of
+    equals."""
     from ..format.codings import dictionary_ids, dictionary_lz
     payloads, checks = dictionary_ids.encode_many(records, dictionary)
     tries = [(DICTIONARY_IDS, payloads)]
     if dictionary.content:
-        tries.append((DICTIONARY_LZ, dictionary_lz.encode_many(records, dictionary)))
+        copied = [i for i, record in enumerate(records) if len(record) <= DICTIONARY_COPIES]
+        copies = [None] * len(records)
+        for i, payload in zip(copied, dictionary_lz.encode_many([records[i] for i in copied],
+                                                                dictionary)):
+            copies[i] = payload
+        tries.append((DICTIONARY_LZ, copies))
     blocks = []
     for i, (record, check) in enumerate(zip(records, checks)):
-        coding, payload = min(((coding, payloads[i]) for coding, payloads in tries),
-                              key=lambda c: len(c[1]))
+        coding, payload = min(((coding, payloads[i]) for coding, payloads in tries
+                               if payloads[i] is not None), key=lambda c: len(c[1]))
         if len(payload) >= len(record):
             coding, payload = STORED, bytes(record)
         blocks.append(_container.block(coding, payload, record, check))
