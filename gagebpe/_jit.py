@@ -130,9 +130,10 @@ def choose_place(subpath):
 
 def sources_stamp(package_dir=PACKAGE_DIR):
     """``((path, mtime, size), ...)`` of every module under ``package_dir``
-    whose text holds ``njit(`` (it defines kernels) and of every module of
-    ``plain`` (kernels compile some of its functions and read its
-    constants).  The key of each cached kernel."""
+    whose text holds ``njit(`` or ``@intrinsic`` (it defines kernels, or
+    code that kernels inline) and of every module of ``plain`` (kernels
+    compile some of its functions and read its constants).  The key of
+    each cached kernel."""
     stamp = []
     plain = os.path.join(package_dir, "plain")
     for root, dirs, files in os.walk(package_dir):
@@ -140,8 +141,9 @@ def sources_stamp(package_dir=PACKAGE_DIR):
         for name in sorted(f for f in files if f.endswith(".py")):
             path = os.path.join(root, name)
             with open(path, "rb") as f:
-                if root != plain and b"njit(" not in f.read():
-                    continue
+                text = f.read()
+            if root != plain and b"njit(" not in text and b"@intrinsic" not in text:
+                continue
             st = os.stat(path)
             stamp.append((os.path.relpath(path, package_dir), st.st_mtime_ns, st.st_size))
     return tuple(stamp)
