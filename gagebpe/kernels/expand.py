@@ -382,13 +382,19 @@ def copy(out, pos, table, src, n):
 @njit(cache=True, nogil=True, inline='always')
 def copy_within(out, pos, table, src, n, end):
     """``copy``, but writing nothing past ``end``: the last phrases of an
-    output go byte by byte, so that outputs need no padding and can be the
-    caller's own buffer."""
+    output go 8 bytes at a time while 8 fit, then byte by byte, so that
+    outputs need no padding and can be the caller's own buffer."""
     if pos + n + np.uint64(COPY_WIDTH) <= end:
         copy(out, pos, table, src, n)
-    else:
-        for t in range(n):
-            out[pos + np.uint64(t)] = table[src + np.uint64(t)]
+        return
+    # Of a 70-byte record a fifth lies here: byte moves alone cost it 5%.
+    eight, t = np.uint64(8), np.uint64(0)
+    while t < n and pos + t + eight <= end:
+        store8(out, pos + t, load8(table, src + t))
+        t += eight
+    while t < n:
+        out[pos + t] = table[src + t]
+        t += np.uint64(1)
 
 
 @njit(cache=True, nogil=True, inline='always')
