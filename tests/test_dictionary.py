@@ -53,6 +53,24 @@ def test_bytes_round_trip(dictionary):
     assert loaded == dictionary and loaded.id == dictionary.id
 
 
+def test_a_dictionary_pickles_and_copies_as_its_bytes(dictionary):
+    import copy
+    import gc
+    import pickle
+    blobs = gagebpe.compress_many(RECORDS[:50], dictionary=dictionary)
+    original = gagebpe.Dictionary.from_bytes(bytes(dictionary))
+    assert gagebpe.decompress(blobs[0], dictionary=original) == RECORDS[0]  # its tables built
+    copies = [pickle.loads(pickle.dumps(original)), copy.copy(original), copy.deepcopy(original)]
+    del original
+    gc.collect()
+    for again in copies:
+        assert again == dictionary
+        assert [gagebpe.decompress(b, dictionary=again) for b in blobs] == RECORDS[:50]
+        del again.decoder  # its tables are kept while it lives
+        gc.collect()
+        assert [gagebpe.decompress(b, dictionary=again) for b in blobs] == RECORDS[:50]
+
+
 def test_training_refuses_nothing_to_learn_and_too_small_a_size():
     with pytest.raises(ValueError):
         gagebpe.train_dictionary([b"", b""], 4096)
@@ -427,7 +445,11 @@ def test_a_record_of_any_size_and_any_limit(dictionary, monkeypatch):
         block = _container.block(DICTIONARY_IDS, dictionary_ids.encode(data, dictionary), data)
         return _container.single_stream(block, dictionary.id)
 
-    texts = [b"".join(RECORDS)[:n] for n in (20, 127, 128, 16383, 16384, 20000)]
+    joined = b"".join(RECORDS)
+    # The shortest: the first of one and of two bytes whose codes fit in them.
+    texts = [next(t for t in (joined[i:i + n] for i in range(len(joined)))
+                  if len(dictionary_ids.encode(t, dictionary)) <= n) for n in (1, 2)]
+    texts += [joined[:n] for n in (20, 127, 128, 16383, 16384, 20000)]
     blobs = [forced(data) for data in texts]
     monkeypatch.setattr(records, "SCRATCH_BYTES", 64)  # a new thread's buffer
     with ThreadPoolExecutor(1) as pool:

@@ -50,7 +50,13 @@ def _dictionary_modules():
     return _DICTIONARY_MODULES
 
 
-_DICTIONARY_MODULES = _DECODE_RECORD = None
+def _loading_decode_record(data, dictionary, limit):
+    """``_DECODE_RECORD`` until the modules are loaded: loads them, then
+    calls it."""
+    return _dictionary_modules()[1].decode_record(data, dictionary, limit)
+
+
+_DICTIONARY_MODULES, _DECODE_RECORD = None, _loading_decode_record
 
 
 def decode_block(payload):
@@ -218,9 +224,9 @@ def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_lengt
     ``GageBPEError`` too, before anything is decoded.  (``max_length`` is
     the old name of ``limit``.)
     """
-    if dictionary is not None and type(data) is bytes and format == "gbpe":
+    if dictionary is not None and format == "gbpe":
         # A record (compress_many's): no reader in Python at all.
-        out = (_DECODE_RECORD or _dictionary_modules()[1].decode_record)(data, dictionary, limit)
+        out = _DECODE_RECORD(data, dictionary, limit)
         if out is not None:
             return out
     if max_length is not None:

@@ -158,6 +158,11 @@ class Dictionary:
     def __hash__(self):
         return hash(self._bytes)
 
+    def __reduce__(self):
+        # Pickled and copied as its bytes: its tables are built anew where it
+        # lands (an address, ``decoder_address``, means nothing elsewhere).
+        return Dictionary.from_bytes, (self._bytes,)
+
     def __repr__(self):
         content = f", {len(self.content)} of content" if self.content else ""
         return (f"<gagebpe.Dictionary {self.id:#010x}: {len(self.merges)} merges{content}, "
@@ -192,6 +197,15 @@ class Dictionary:
             _, literal, distance = _lz.decoding_tables(literal_lengths, distance_lengths,
                                                        _lz.REPS)
         return _kernels.decoder(self.head, table, phrases, literal, distance, content)
+
+    @functools.cached_property
+    def decoder_address(self):
+        """Where ``decoder``'s first word lies, as one record's kernel takes
+        it (``kernels.unaligned.int64s_at``); the array it points to is kept
+        with it, so that it lives as long as this dictionary even if
+        ``decoder`` is deleted."""
+        self._decoder_kept = self.decoder
+        return self._decoder_kept.ctypes.data
 
 
 def _sized(body, at, what):

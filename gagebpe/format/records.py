@@ -6,17 +6,18 @@ or LZ (the codings a record takes; docs/DESIGN.md, "Dictionaries").
 ``decode_streams`` reads many records in one kernel call, their layout
 and data checks included, so that a record costs no reader in Python;
 ``decode_record`` reads one through a kernel called without Numba's
-dispatch (``_jit.direct``): straight into the bytearray its bytes are made
-from where its size is read in Python at a glance, else into a scratch
-buffer, so that it costs no allocation in the kernel either.  A stream
+dispatch (``_jit.direct``), its dictionary's tables handed over as their
+address: straight into the new bytes object it returns where its size is
+read in Python at a glance (``kernels.unaligned.fill``), else into a
+scratch buffer, so that it costs no allocation in the kernel either.  A stream
 that is not such a record, and an LZ or DICTIONARY_LZ block that fails,
 are left to the general reader, which says what is wrong.
 
 Imports ``_threads``, ``_errors``, ``_jit``, ``format.container`` (the
 single layout and its varints, compiled), ``format.dictionary``,
 ``format.registry``, ``format.codings.dictionary_ids`` and the kernels
-``kernels.dictionary``, ``kernels.lz``, ``kernels.primed_lz`` and
-``kernels.coded_sequence``.
+``kernels.dictionary``, ``kernels.lz``, ``kernels.primed_lz``,
+``kernels.unaligned`` and ``kernels.coded_sequence``.
 """
 import threading
 
@@ -27,6 +28,7 @@ from .._errors import OVER_LIMIT, GageBPEError
 from .._jit import direct, njit
 from ..kernels import dictionary as _kernels, lz as _lz, primed_lz as _primed
 from ..kernels.coded_sequence import u32
+from ..kernels.unaligned import fill
 from .codings.dictionary_ids import joined
 from .container import MAX_BLOCK_SIZE, varint_at
 from .dictionary import Dictionary
@@ -188,17 +190,17 @@ def _decode_into(data, decoder, limit, scratch):
 
 
 @njit(cache=True, nogil=True)
-def _decode_to(data, decoder, out):
+def _decode_to(data, decoder_address, out):
     """What the one stream ``data`` (bytes) was found: DECODED if it is a
-    DICTIONARY_IDS record of ``decoder``'s dictionary of ``len(out)``
-    bytes (a bytearray), decoded into ``out``; BAD_PAYLOAD or BAD_CHECK if
-    such a record fails; else NOT_A_RECORD (an LZ record among them:
-    ``_decode_into`` takes it)."""
-    head, table, phrases = _kernels.unpacked(decoder)
+    DICTIONARY_IDS record of the dictionary whose ``decoder_address`` is
+    given, of ``len(out)`` bytes, decoded into ``out`` (a new bytes object,
+    ``fill``'s); BAD_PAYLOAD or BAD_CHECK if such a record fails; else
+    NOT_A_RECORD (an LZ record among them: ``_decode_into`` takes it)."""
+    head, table, phrases = _kernels.unpacked(_kernels.decoder_at(decoder_address))
     coding, size, at, check = _layout(data, head)
     if coding != DICTIONARY_IDS or size != len(out):
         return NOT_A_RECORD
-    payload, output = np.frombuffer(data, np.uint8), np.frombuffer(out, np.uint8)
+    payload, output = np.frombuffer(data, np.uint8), fill(out)
     ok = _kernels.decode_unpadded(payload, at, output, table, phrases)
     return _found(coding, ok, output, 0, size, check)
 
@@ -209,13 +211,13 @@ def _load():
     global _DECODE_INTO, _DECODE_TO
     _DECODE_INTO = direct(_decode_into, b"", np.zeros(1, np.int64), NO_LIMIT,
                           np.zeros(1, np.uint8))
-    _DECODE_TO = direct(_decode_to, b"", np.zeros(1, np.int64), bytearray(1))
+    _DECODE_TO = direct(_decode_to, b"", 0, b"")
 
 
-def _loading_decode_to(blob, decoder, out):
+def _loading_decode_to(blob, decoder_address, out):
     """``_DECODE_TO`` until it is loaded: loads it, then calls it."""
     _load()
-    return _DECODE_TO(blob, decoder, out)
+    return _DECODE_TO(blob, decoder_address, out)
 
 
 _DECODE_INTO, _DECODE_TO = None, _loading_decode_to
@@ -231,8 +233,8 @@ def decode_record(blob, dictionary, limit):
     # The common case first, in as few steps as it takes: at 70 bytes a
     # record decodes in 0.2 µs, and each step here costs 20-60 ns.  A
     # DICTIONARY_IDS record whose size takes one or two bytes is decoded
-    # straight into the bytearray its bytes are made from; the others go
-    # through the thread's scratch buffer.
+    # straight into the bytes returned (a bytearray and a copy of it cost
+    # 0.15 µs more); the others go through the thread's scratch buffer.
     if type(blob) is bytes and type(dictionary) is Dictionary and type(limit) is int:
         at = dictionary.size_at
         try:
@@ -243,11 +245,11 @@ def decode_record(blob, dictionary, limit):
                 size = (size & 0x7F) | blob[at + 1] << 7
         except IndexError:  # too short to be a record
             size = -1
-        if 0 <= size <= limit:
-            out = bytearray(size)
-            found = _DECODE_TO(blob, dictionary.decoder, out)
+        if 1 < size <= limit:  # bytes(size) is a new object (kernels.unaligned.fill)
+            out = bytes(size)
+            found = _DECODE_TO(blob, dictionary.decoder_address, out)
             if found == DECODED:
-                return bytes(out)
+                return out
             if found != NOT_A_RECORD:
                 _raise(found, dictionary)
     limit = _checked_limit(blob, dictionary, limit)

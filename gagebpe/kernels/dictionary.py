@@ -17,7 +17,7 @@ import numpy as np
 from .._jit import njit
 from .expand import PHRASE_SHIFT, copy_within, phrase_length, phrase_offset, phrase_table
 from .expand import symbol_lengths
-from .unaligned import load8_be
+from .unaligned import int64s_at, load8_be
 from .huffman import decode_table, peek_in, read, write_codes
 from .rank_merge import encode_pieces
 from .xxh64 import xxh64
@@ -58,7 +58,7 @@ def decoder(head, table, phrases, literal, distance, content):
     int64s, bytes_ = (table, literal, distance), (phrases, content, head)
     words = [_HEADER, *map(len, int64s), *[(len(b) + 7) // 8 for b in bytes_]]
     out = np.zeros(sum(words), np.int64)
-    out[:_HEADER - 1] = [*map(len, int64s), *map(len, bytes_)]
+    out[:_HEADER] = [*map(len, int64s), *map(len, bytes_), len(out)]
     at = np.cumsum(words)
     for k, array in enumerate(int64s):
         out[at[k]:at[k + 1]] = array
@@ -67,7 +67,14 @@ def decoder(head, table, phrases, literal, distance, content):
     return out
 
 
-_HEADER = 7  # the six arrays' lengths, and a word to spare
+_HEADER = 7  # the six arrays' lengths, and the decoder's own
+
+
+@njit(cache=True, nogil=True, inline='always')
+def decoder_at(address):
+    """The decoder (``decoder``'s array) whose first word lies at
+    ``address``, which its owner keeps alive."""
+    return int64s_at(address, int64s_at(address, _HEADER)[_HEADER - 1])
 
 
 @njit(cache=True, nogil=True, inline='always')

@@ -1,5 +1,7 @@
-"""Unaligned 8-byte (and 4-byte) loads and stores on uint8 arrays, and a
-prefetch hint, for the kernels (LLVM intrinsics; plain NumPy as Python).
+"""Unaligned 8-byte (and 4-byte) loads and stores on uint8 arrays, a
+prefetch hint, the storage of a new bytes object as a writable array and
+an int64 array at an address, for the kernels (LLVM intrinsics; plain
+NumPy and ctypes as Python).
 
 Numba lowers a loop of byte copies to byte moves; copying short phrases
 eight bytes at a time is what makes expansion fast.  Callers keep
@@ -31,9 +33,19 @@ if PURE_PYTHON:
 
     def prefetch(array, index):
         pass
+
+    def fill(fresh):
+        import ctypes
+        address = ctypes.cast(ctypes.c_char_p(fresh), ctypes.c_void_p).value
+        return np.ctypeslib.as_array((ctypes.c_uint8 * len(fresh)).from_address(address))
+
+    def int64s_at(address, n):
+        import ctypes
+        return np.ctypeslib.as_array((ctypes.c_int64 * int(n)).from_address(int(address)))
 else:
     from llvmlite import ir
     from numba import types
+    from numba.core.imputils import impl_ret_borrowed
     from numba.extending import intrinsic
 
     _I64_PTR = ir.IntType(64).as_pointer()
@@ -99,3 +111,48 @@ else:
                               ir.Constant(ir.IntType(32), 3), ir.Constant(ir.IntType(32), 1)])
             return context.get_dummy_value()
         return types.void(array, index), codegen
+
+
+    @intrinsic
+    def fill(typingctx, fresh):
+        """The storage of the bytes object ``fresh`` as a writable uint8
+        array.  Only for a bytes object that its maker is still filling,
+        as C extensions fill ``PyBytes_FromStringAndSize(NULL, n)``, before
+        anyone else sees it: ``bytes(n)`` for n > 1 is such a new object
+        (CPython shares only the empty and the one-byte bytes objects), so
+        a small output becomes its bytes without a copy."""
+        if not isinstance(fresh, types.Bytes):
+            return None
+        result = types.Array(types.uint8, 1, "C")
+
+        def codegen(context, builder, signature, args):
+            source = context.make_array(signature.args[0])(context, builder, args[0])
+            view = context.make_array(result)(context, builder)
+            context.populate_array(view, data=source.data, shape=source.shape,
+                                   strides=source.strides, itemsize=source.itemsize,
+                                   meminfo=source.meminfo, parent=source.parent)
+            return impl_ret_borrowed(context, builder, result, view._getvalue())
+        return result(fresh), codegen
+
+
+    @intrinsic
+    def int64s_at(typingctx, address, n):
+        """The ``n`` int64 words at ``address`` (an int) as an array.  Only
+        for an array whose owner keeps it alive through the call: a kernel
+        called once per small record takes its tables so, as an int costs
+        the call 10 ns to hand over and an array 45."""
+        if not isinstance(address, types.Integer) or not isinstance(n, types.Integer):
+            return None
+        result = types.Array(types.int64, 1, "C")
+
+        def codegen(context, builder, signature, args):
+            view = context.make_array(result)(context, builder)
+            word = context.get_value_type(types.int64)
+            intp = context.get_value_type(types.intp)
+            context.populate_array(
+                view, data=builder.inttoptr(args[0], word.as_pointer()),
+                shape=[builder.sext(args[1], intp) if args[1].type.width < 64 else args[1]],
+                strides=[context.get_constant(types.intp, 8)],
+                itemsize=context.get_constant(types.intp, 8), meminfo=None)
+            return view._getvalue()
+        return result(address, n), codegen
