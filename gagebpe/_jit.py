@@ -128,12 +128,17 @@ def choose_place(subpath):
     return None
 
 
+# Modules that define no kernel but have functions that kernels compile
+# (``format.records`` and ``format.fast`` compile ``varint_at``).
+COMPILED_ELSEWHERE = (os.path.join("format", "container.py"),)
+
+
 def sources_stamp(package_dir=PACKAGE_DIR):
     """``((path, mtime, size), ...)`` of every module under ``package_dir``
     whose text holds ``njit(`` or ``@intrinsic`` (it defines kernels, or
-    code that kernels inline) and of every module of ``plain`` (kernels
-    compile some of its functions and read its constants).  The key of
-    each cached kernel."""
+    code that kernels inline), of every module of ``plain`` (kernels
+    compile some of its functions and read its constants) and of the
+    modules of COMPILED_ELSEWHERE.  The key of each cached kernel."""
     stamp = []
     plain = os.path.join(package_dir, "plain")
     for root, dirs, files in os.walk(package_dir):
@@ -142,7 +147,9 @@ def sources_stamp(package_dir=PACKAGE_DIR):
             path = os.path.join(root, name)
             with open(path, "rb") as f:
                 text = f.read()
-            if root != plain and b"njit(" not in text and b"@intrinsic" not in text:
+            kernels = (b"njit(" in text or b"@intrinsic" in text or root == plain
+                       or os.path.relpath(path, package_dir) in COMPILED_ELSEWHERE)
+            if not kernels:
                 continue
             st = os.stat(path)
             stamp.append((os.path.relpath(path, package_dir), st.st_mtime_ns, st.st_size))
