@@ -276,6 +276,46 @@ def test_the_smoothing_follows_how_the_later_samples_drift():
         gagebpe.Dictionary.from_counts(np.empty((0, 2), np.int32), np.ones(256, np.int64), 0.2)
 
 
+def _shortest_bits(text, code):
+    """The fewest code bits of a parse of ``text`` into the phrases of
+    ``code`` ({phrase: bits}), found the plain way."""
+    best = [0] + [None] * len(text)
+    for i in range(len(text)):
+        for j in range(i + 1, len(text) + 1):
+            bits = code.get(text[i:j])
+            if best[i] is not None and bits is not None and (
+                    best[j] is None or best[i] + bits < best[j]):
+                best[j] = best[i] + bits
+    return best[-1]
+
+
+@given(st.lists(st.sampled_from([*WORDS, b'"', b", ", b"{", b"}", b"id", b"\n", b"\xff"]),
+                max_size=30).map(b"".join))
+def test_records_take_their_shortest_parse(dictionary, text):
+    """A record's ids are the parse into coded phrases of the fewest code
+    bits, never more than its rank-merged ids."""
+    from gagebpe.format.codings import dictionary_ids
+    from gagebpe.kernels import dictionary as kernels
+    from gagebpe.kernels.shortest_parse import shortest
+    merges, lengths = dictionary.merges, dictionary.lengths
+    phrases = [bytes([b]) for b in range(256)]
+    for left, right in merges:
+        phrases.append(phrases[left] + phrases[right])
+    code = {}
+    for symbol, phrase in enumerate(phrases):
+        if lengths[symbol] and lengths[symbol] < code.get(phrase, 99):
+            code[phrase] = int(lengths[symbol])
+    tables = dictionary.encoding()
+    data = np.frombuffer(text, np.uint8)
+    ids, _ = kernels.tokens(data, np.array([0, len(text)]), *tables[:4], len(merges))
+    seed = kernels._coded(ids, merges, lengths)
+    parse = shortest(data, seed, tables[7], lengths, *tables[8:])
+    assert b"".join(phrases[s] for s in parse) == text
+    bits = sum(int(lengths[s]) for s in parse)
+    assert bits == _shortest_bits(text, code) <= sum(int(lengths[s]) for s in seed)
+    assert len(dictionary_ids.encode(text, dictionary)) == (bits + 7) // 8
+
+
 # -- round trips ------------------------------------------------------------------
 
 @given(st.lists(byte_strings(600), max_size=6))

@@ -173,7 +173,8 @@ class Dictionary:
         if self._encoding is None:
             self._encoding = (*merge_tables(self.merges), self.merges,
                               _huffman.canonical_codes(self.lengths).reshape(1, -1),
-                              self.lengths.reshape(1, -1))
+                              self.lengths.reshape(1, -1),
+                              *_kernels.parse_tables(self.merges, self.lengths, MAX_PHRASES))
         return self._encoding
 
     def lz_encoding(self):

@@ -1,5 +1,6 @@
 """Kernels of trained dictionaries (docs/FORMAT.md, sections 4.15 and 10):
-records merged by rank with a dictionary's merges and coded in its one
+records merged by rank with a dictionary's merges, parsed anew where
+that codes shorter (``kernels.shortest_parse``) and coded in its one
 static code, and decoded from tables built once per dictionary, many
 records to a call, so that a small record costs its bytes, not a setup.
 
@@ -10,13 +11,15 @@ sample used it); a record's token without a code is written as its two
 halves, recursively (the phrase is the same).
 
 Imports ``_jit`` and the kernels ``kernels.expand``, ``kernels.huffman``,
-``kernels.rank_merge`` and ``kernels.xxh64``.
+``kernels.rank_merge``, ``kernels.shortest_parse``, ``kernels.unaligned``
+and ``kernels.xxh64``.
 """
 import numpy as np
 
 from .._jit import njit
 from .expand import PHRASE_SHIFT, copy_within, phrase_length, phrase_offset, phrase_table
 from .expand import symbol_lengths
+from .shortest_parse import MAX_DEPTH, shortest, trie
 from .unaligned import int64s_at, load8_be
 from .huffman import decode_table, peek_in, read, write_codes
 from .rank_merge import encode_pieces
@@ -145,9 +148,25 @@ def _coded(ids, merges, lengths):
 
 
 @njit(cache=True, nogil=True)
-def encode_records(data, starts, keys, vals, ranks, results, merges, codes, lengths):
-    """``(payloads, payload_starts, checks)``: each record's ids (``tokens``
-    with every merge) in the code ``codes``/``lengths`` (one row each, as
+def parse_tables(merges, lengths, cap):
+    """``(sizes, edges, symbols, bits)``: every symbol's phrase
+    length and the trie of the coded phrases (``shortest_parse.trie``), as
+    ``encode_records`` takes them; the trie is empty where those phrases
+    would pass ``cap`` bytes."""
+    sizes = symbol_lengths(merges, N_BYTES, cap)
+    used = (lengths > 0) & (sizes <= MAX_DEPTH)
+    offsets, table = phrase_table(merges, N_BYTES, _BYTES, sizes, used, cap)
+    if table.shape[0] == 0:
+        used[:] = False
+    return (sizes, *trie(table, offsets, sizes, lengths * used))
+
+
+@njit(cache=True, nogil=True)
+def encode_records(data, starts, keys, vals, ranks, results, merges, codes, lengths, sizes,
+                   trie_edges, trie_symbols, trie_bits):
+    """``(payloads, payload_starts, checks)``: each record's ids (the
+    shortest parse, ``shortest_parse.shortest``, seeded by ``tokens`` with
+    every merge) in the code ``codes``/``lengths`` (one row each, as
     ``kernels.huffman.write_codes`` takes a code), byte-padded, laid end to
     end, and each record's data check."""
     ids, id_starts = tokens(data, starts, keys, vals, ranks, results, merges.shape[0])
@@ -156,7 +175,9 @@ def encode_records(data, starts, keys, vals, ranks, results, merges, codes, leng
     payload_starts = np.zeros(n + 1, np.int64)
     pieces = []
     for i in range(n):
-        coded = _coded(ids[id_starts[i]:id_starts[i + 1]], merges, lengths[0])
+        coded = shortest(data[starts[i]:starts[i + 1]],
+                         _coded(ids[id_starts[i]:id_starts[i + 1]], merges, lengths[0]),
+                         sizes, lengths[0], trie_edges, trie_symbols, trie_bits)
         pieces.append(coded)
         bits = np.int64(0)
         for s in coded:

@@ -1,0 +1,122 @@
+"""The shortest parse of a record into a dictionary's coded symbols.
+
+A DICTIONARY_IDS record may be any sequence of coded symbols whose
+phrases make its bytes: the decoder only expands them.  Merging by rank
+(as the dictionary was trained) gives one such parse; the one whose codes
+take the fewest bits is found here by a shortest path over the record's
+positions, each step a coded phrase that matches there, read off a trie
+of the phrases.  Every record's rank-merged parse is one of the paths
+tried, so no record codes longer than it did (docs/DESIGN.md,
+"Dictionaries").
+
+Imports ``_jit`` only.
+"""
+import numpy as np
+
+from .._jit import njit
+
+# Phrases longer than this stay out of the trie, so that a walk from each
+# position of a block takes at most as many steps, and it stops growing at
+# MAX_NODES (a dictionary of many phrases): what is left out is still
+# reached through the rank-merged parse.
+MAX_DEPTH = 256
+MAX_NODES = 1 << 22
+_ROOT, _NONE = 0, -1
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _slot(edges, key):
+    """Where the edge of ``key`` is in the open-addressed table ``edges``,
+    or the empty slot where it would go."""
+    mask = edges.shape[0] - 1
+    at = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(40)) & mask
+    while edges[at] != _NONE and edges[at] >> 32 != key:
+        at = (at + 1) & mask
+    return at
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _child(edges, node, byte):
+    """The child of ``node`` by ``byte``, or -1."""
+    edge = edges[_slot(edges, np.int64(node) * 256 + byte)]
+    return edge if edge == _NONE else edge & 0xFFFFFFFF
+
+
+@njit(cache=True, nogil=True)
+def trie(phrases, offsets, sizes, code_lengths):
+    """``(edges, symbols, bits)``: a trie of the phrases of the symbols
+    with a code (symbol s's phrase ``phrases[offsets[s]:offsets[s] +
+    sizes[s]]``): its edges, each ``(256 * node + byte) << 32 | child`` in
+    an open-addressed table (one load a step: the walk is what a parse
+    costs), -1 where empty; ``symbols[v]`` is the symbol of the shortest
+    code whose phrase ends at node v (-1 for none), of ``bits[v]`` bits.
+    Symbols are laid in order, up to MAX_NODES nodes."""
+    wanted = 1
+    for s in range(code_lengths.shape[0]):
+        if code_lengths[s] and sizes[s] <= MAX_DEPTH:
+            wanted += sizes[s]
+    room = min(wanted, MAX_NODES)
+    capacity = 1
+    while capacity < 2 * room:
+        capacity *= 2
+    edges = np.full(capacity, _NONE, np.int64)
+    symbols = np.full(room, _NONE, np.int32)
+    bits = np.zeros(room, np.int64)
+    nodes = 1
+    for s in range(code_lengths.shape[0]):
+        if code_lengths[s] == 0 or sizes[s] > MAX_DEPTH:
+            continue
+        node = _ROOT
+        for k in range(sizes[s]):
+            key = np.int64(node) * 256 + phrases[np.int64(offsets[s]) + k]
+            at = _slot(edges, key)
+            if edges[at] != _NONE:
+                node = edges[at] & 0xFFFFFFFF
+                continue
+            if nodes == room:
+                return edges, symbols, bits
+            edges[at] = key << 32 | nodes
+            node = nodes
+            nodes += 1
+        if symbols[node] == _NONE or code_lengths[s] < bits[node]:
+            symbols[node], bits[node] = s, code_lengths[s]
+    return edges, symbols, bits
+
+
+@njit(cache=True, nogil=True)
+def shortest(data, seed, sizes, code_lengths, edges, symbols, bits):
+    """The coded symbols whose phrases make ``data`` in the fewest code
+    bits, ``seed`` (a parse of it, every symbol coded) among those tried;
+    of two parses as short, the one that leaves a position by its seed's
+    symbol, or by the shorter phrase, first."""
+    n = data.shape[0]
+    cost = np.full(n + 1, np.int64(1) << 62, np.int64)
+    came_by = np.zeros(n + 1, np.int32)
+    cost[0] = 0
+    next_seed, seed_at = 0, 0
+    for i in range(n):
+        if next_seed < seed.shape[0] and seed_at == i:
+            s = seed[next_seed]
+            end = i + sizes[s]
+            if cost[i] + code_lengths[s] < cost[end]:
+                cost[end], came_by[end] = cost[i] + code_lengths[s], s
+            next_seed += 1
+            seed_at = end
+        node = _ROOT
+        for j in range(i, n):
+            node = _child(edges, node, data[j])
+            if node == _NONE:
+                break
+            if symbols[node] != _NONE and cost[i] + bits[node] < cost[j + 1]:
+                cost[j + 1], came_by[j + 1] = cost[i] + bits[node], symbols[node]
+    count, at = 0, n
+    while at > 0:
+        count += 1
+        at -= sizes[came_by[at]]
+    out = np.empty(count, np.int32)
+    at = n
+    for k in range(count - 1, -1, -1):
+        out[k] = came_by[at]
+        at -= sizes[came_by[at]]
+    return out
