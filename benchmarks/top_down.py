@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from gagebpe.encoder import block as _block
-from gagebpe.format import registry
+from gagebpe.decoder import blocks
 from gagebpe.kernels import coded_sequence as _coded_sequence, grammar as _grammar
 
 from _shared import CORPUS
@@ -211,7 +211,7 @@ def main():
         coded = len(_block.smallest(data, grammar)[1])
         coding, payload = _block.smallest(data, as_pairs(ids, rules))
         out = np.empty(len(data), np.uint8)
-        assert bytes(registry.decode(coding, payload, len(data), out)) == data
+        assert bytes(blocks.decode(coding, payload, len(data), out)) == data
         ours, theirs = priced(ids, rules), priced(np.asarray(grammar.ids), pairs)
         print(f"| {path.rsplit('/', 1)[-1]} | {len(data):,} | {len(rules):,} | {ours:,.0f} "
               f"| {len(pairs):,} | {theirs:,.0f} | {ours / theirs:.3f} | {coded:,} "

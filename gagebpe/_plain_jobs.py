@@ -10,13 +10,13 @@ fault.  The caller then takes the kernels, which also say what is wrong
 with a faulty stream, so errors keep one source.
 
 Imports ``encoder.small``, ``encoder.levels``, ``format.container``,
-``format.registry`` and the plain twins (``plain``); none of them loads
+``format.codings.registry`` and the plain twins (``plain``); none of them loads
 NumPy.
 """
 from ._errors import GageBPEError
 from .encoder import levels as _levels, small as _small
 from .format.container import BlockHeader, Parser, Payload
-from .format.registry import LZ, LZ_PARTS, MIXED, MIXED_PRIMED, STORED
+from .format.codings.registry import LZ, LZ_PARTS, MIXED, MIXED_PRIMED, STORED
 from .plain import lags, lz, mixing, primed, xxh64
 
 LARGEST = _small.SMALL_BLOCK  # bytes of the largest input ``compress`` takes

@@ -18,7 +18,7 @@ grammar API and the tokenizers run once over small generated inputs, each
 checked.
 
 Imports the public API, ``_jit`` to say where the cache is, and
-``format.fast`` to compile the kernel of each coding's one-block streams.
+``decoder.fast`` to compile the kernel of each coding's one-block streams.
 """
 import sys
 import time
@@ -71,7 +71,7 @@ def _exercise():
     # a stream of one block takes its coding's kernel: FOLDED and MIXED
     # (which only 0.11 wrote) come as one block from none of the inputs
     # above, but may from anyone's data or older files
-    from .format import fast as _fast
+    from .decoder import fast as _fast
     _fast.compile_kernels()
     lines = [b"%d: %s\n" % (i, sample(60 + i % 50)[i % 7:]) for i in range(400)]
     d = gagebpe.Dictionary.from_bytes(bytes(gagebpe.train_dictionary(lines[:300], 8000)))

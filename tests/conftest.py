@@ -151,7 +151,7 @@ def check_every_reader(streams, pieces):
 def check_readers_agree(blob):
     """Check that every reader refuses the stream ``blob`` (forged, say),
     or that each decodes it to the same bytes: those bytes, or None."""
-    from gagebpe.format import fast
+    from gagebpe.decoder import fast
     try:
         out = gagebpe.decompress(blob)
     except (gagebpe.GageBPEError, EOFError):

@@ -7,13 +7,13 @@ container's parser, decoding a block once all of it is there: its memory
 is bounded by the block size.  One-shot ``decompress`` parses the whole
 layout first, then decodes every block straight into the bytes it
 returns; a stream of one small block (a chunk) takes one kernel call
-instead (``format.fast``), where it can.  ``decompress_many`` decodes
+instead (``decoder.fast``), where it can.  ``decompress_many`` decodes
 records coded with a dictionary together, in one kernel call.
 
 Imports ``_arguments``, ``_errors``, ``_inplace_bytes``,
-``format.container``, ``format.registry`` (the block decoders),
-``format.fast`` and ``format.gage1994``; and, when a dictionary is given,
-``format.dictionary`` and ``format.records``.
+``format.container``, ``format.codings.registry`` (the block decoders),
+``decoder.fast`` and ``format.gage1994``; and, when a dictionary is given,
+``format.dictionary`` and ``decoder.records``.
 """
 import warnings
 from collections import deque
@@ -21,8 +21,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
-from ..format import container as _container, fast as _fast, gage1994 as _gage1994_stream
-from ..format import registry
+from ..format import container as _container, gage1994 as _gage1994_stream
+from . import blocks as _blocks, fast as _fast
 from .. import _inplace_bytes
 from .._arguments import check_format, check_limit, check_threads
 from ..format.container import BlockHeader, End, Parser, Payload
@@ -40,11 +40,12 @@ def _dictionaries(dictionary):
 
 
 def _dictionary_modules():
-    """``format.dictionary`` and ``format.records``, imported at the first
+    """``format.dictionary`` and ``decoder.records``, imported at the first
     call (they load the kernels) and then at no cost."""
     global _DICTIONARY_MODULES, _DECODE_RECORD
     if _DICTIONARY_MODULES is None:
-        from ..format import dictionary, records
+        from ..format import dictionary
+        from . import records
         _DICTIONARY_MODULES = dictionary, records
         _DECODE_RECORD = records.decode_record
     return _DICTIONARY_MODULES
@@ -67,7 +68,7 @@ def decode_block(payload):
 
 def _decode_into(payload, out):
     block = payload.block
-    registry.decode(block.coding, payload.data, block.size, out, payload.dictionary)
+    _blocks.decode(block.coding, payload.data, block.size, out, payload.dictionary)
     _container.check_data(out, block.data_check)
     return out
 

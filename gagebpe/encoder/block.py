@@ -29,7 +29,7 @@ block under LZ_ALONE_BELOW bytes that LZ codes alone is tried by ``lz``
 says LZ wins clearly is tried by ``lz`` only.  One ``Builds`` per block holds its grammars, so that
 every try and every count builds each input once.
 
-Imports ``format.registry`` (the coding numbers), ``format.codings``,
+Imports ``format.codings.registry`` (the coding numbers), ``format.codings``,
 ``encoder.levels``, ``encoder.small`` and the kernels ``kernels.xxh64``,
 ``kernels.filters``, ``kernels.case``, ``kernels.grammar`` and
 ``kernels.cutoff``.
@@ -43,7 +43,7 @@ from ..format.codings import (context as _coding_context, filtered as _coding_fi
                               folded as _coding_folded, lz as _coding_lz, mixed as _coding_mixed,
                               packed as _coding_packed, repeats as _coding_repeats,
                               sorted_rules as _coding_sorted, stored as _coding_stored)
-from ..format.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, MIXED, PACKED,
+from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, MIXED, PACKED,
                                REPEATS, SORTED, SORTED_LONG, STORED)
 from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
 from ..kernels.xxh64 import block_check

@@ -18,13 +18,13 @@ most MIXED_MAX and looks like text; the shorter stream is kept, the
 unprimed on a tie.  Other small blocks (DNA, records of a fixed length)
 take the grammar codings, which only the kernels have (``encoder.block``).
 
-Imports ``format.container``, ``format.registry``, ``encoder.levels`` and
+Imports ``format.container``, ``format.codings.registry``, ``encoder.levels`` and
 ``plain.lags``, none of which loads NumPy.
 """
 from typing import Callable, NamedTuple
 
 from ..format import container
-from ..format.registry import LZ, MIXED, MIXED_PRIMED, STORED
+from ..format.codings.registry import LZ, MIXED, MIXED_PRIMED, STORED
 from ..plain import lags
 from .levels import MIXED_MAX
 

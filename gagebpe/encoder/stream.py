@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
-from ..format.registry import DICTIONARY_IDS, DICTIONARY_LZ, STORED
+from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, STORED
 from .._arguments import check_format, check_threads
 from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, settings
 

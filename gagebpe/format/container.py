@@ -7,23 +7,23 @@ a stream, built and checked, and the one parser of its layout.
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, ``describe`` (``gagebpe -l``)
-and the plain path.  The one-block fast path (``format.fast``) reads the
+and the plain path.  The one-block fast path (``decoder.fast``) reads the
 single layout in a kernel, with these constants and ``varint_at``, which
 it compiles with ``njit(...)``: so the kernel cache's stamp covers this
 module (``_jit.sources_stamp``).  All integers are little-endian.
 
 Imports ``_errors``, ``plain`` (whether the kernels are loaded) and
-``format.registry``; and only when a block's data is checked,
+``format.codings.registry``; and only when a block's data is checked,
 ``kernels.xxh64`` or ``plain.xxh64`` (the kernels' where Numba is loaded,
 else the plain path's, which give the same answers).
 """
 import struct
 import zlib
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from .._errors import BAD_END, BAD_MAGIC, TRUNCATED, GageBPEError
 from ..plain import kernels_loaded
-from .registry import END_OF_BLOCKS, HEAD_BYTES, STORED, check_coding, merge_count
+from .codings.registry import END_OF_BLOCKS, HEAD_BYTES, STORED, check_coding, merge_count
 
 MAGIC = b"\x89GBP"
 FOOTER_MAGIC = MAGIC[::-1]
@@ -127,7 +127,7 @@ def varint_at(data, at):
     ``(-1, at)`` while ``data`` holds only part of it; ``(-2, at)`` for one
     longer than VARINT_BYTES or not in its shortest form (a last byte of 0
     after another), so that each value has one writing.  Plain enough for
-    Numba to compile (``format.fast``, ``format.records``), and right
+    Numba to compile (``decoder.fast``, ``decoder.records``), and right
     without it over bytes and uint8 arrays alike."""
     value = 0
     for i in range(VARINT_BYTES):
@@ -419,7 +419,7 @@ class _AnyDictionary(dict):
         return None
 
 
-def describe(fp):
+def describe(fp: BinaryIO) -> list[StreamInfo]:
     """``[StreamInfo, ...]`` for the concatenated streams of the binary file
     ``fp``, read from its current position to its end, checking every
     header and the trailers but decoding no block (payloads are skipped,

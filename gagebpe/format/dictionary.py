@@ -73,7 +73,7 @@ class Dictionary:
         self.id, = ID.unpack_from(self._bytes, len(self._bytes) - ID.size)
         # The first bytes of a single stream naming it, as its readers match them.
         self.head = np.frombuffer(_container.single_stream(None, self.id)[:-1], np.uint8)
-        self.size_at = len(self.head) + 1  # where a record's size is (format.records)
+        self.size_at = len(self.head) + 1  # where a record's size is (decoder.records)
         self._encoding = None
 
     def with_content(self, content, lz_lengths):

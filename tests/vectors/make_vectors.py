@@ -23,7 +23,8 @@ import numpy as np
 
 import gagebpe
 from gagebpe.encoder import block as encoder_block
-from gagebpe.format import container, dictionary as _dictionary, registry
+from gagebpe.format import container, dictionary as _dictionary
+from gagebpe.format.codings import registry
 from gagebpe.format.codings import (context, dictionary_ids, dictionary_lz, filtered, lz, mixed,
                                     packed, repeats, sorted_rules)
 from gagebpe.kernels import cutoff, filters, grammar

@@ -13,7 +13,7 @@ follows the end of a word differs from what follows a space or a
 punctuation mark, and one code for both wastes bits on each.  Decoding
 still reads static tables, one per context.
 
-Imports ``_errors``, ``format.registry``, ``format.codings.payload``,
+Imports ``_errors``, ``format.codings.registry``, ``format.codings.payload``,
 ``format.codings.sorted_rules`` (its merge table), and the kernels
 ``kernels.coded_sequence`` and ``kernels.expand``.
 """
@@ -24,7 +24,7 @@ import numpy as np
 from ...kernels import coded_sequence as _coded_sequence, expand as _expand
 from . import sorted_rules as _coding_sorted, payload as _payload
 from ..._errors import GageBPEError
-from ..registry import CONTEXT, CONTEXT_LONG
+from .registry import CONTEXT, CONTEXT_LONG
 from ..._jit import njit
 
 # merges, ids, bytes of the merge table, of each code-length section, bitmaps

@@ -6,16 +6,16 @@ dictionary's code; nothing else is sent.
 
 Records are coded and decoded many to a kernel call (``encode_many``,
 ``decode_many``): one record alone is the batch of one.  Whole streams of
-records are read by ``format.records``.
+records are read by ``decoder.records``.
 
-Imports ``_errors``, ``format.registry`` and the kernels
+Imports ``_errors``, ``format.codings.registry`` and the kernels
 ``kernels.dictionary``.
 """
 import numpy as np
 
 from ..._errors import GageBPEError
 from ...kernels import dictionary as _kernels
-from ..registry import DICTIONARY_IDS
+from .registry import DICTIONARY_IDS
 
 
 def joined(records):

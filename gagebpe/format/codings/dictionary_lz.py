@@ -4,7 +4,7 @@ back into the dictionary's content.
 
     payload = bits
 
-Imports ``_errors``, ``format.registry``, ``format.codings.dictionary_ids``
+Imports ``_errors``, ``format.codings.registry``, ``format.codings.dictionary_ids``
 (``joined``) and the kernels ``kernels.dictionary``, ``kernels.lz`` and
 ``kernels.primed_lz``.
 """
@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._errors import GageBPEError
 from ...kernels import dictionary as _kernels, lz as _lz, primed_lz as _primed
-from ..registry import DICTIONARY_LZ
+from .registry import DICTIONARY_LZ
 from .dictionary_ids import joined
 
 # Candidates a record's position visits in the content and the record:

@@ -6,14 +6,14 @@
 Decoding the inner payload gives the filtered bytes, and undoing the
 filter gives the block.
 
-Imports ``_errors``, ``format.registry`` and the kernels
+Imports ``_errors``, ``format.codings.registry`` and the kernels
 ``kernels.filters``.
 """
 import struct
 
 from ..._errors import GageBPEError
 from ...kernels import filters
-from ..registry import FILTERED, check_inner
+from .registry import FILTERED, check_inner
 
 HEAD = struct.Struct("<BHB")  # filter, lag, inner coding
 

@@ -6,7 +6,7 @@
 Decoding the inner payload gives the ``folded_size`` folded bytes, and
 unfolding them gives the block.
 
-Imports ``_errors``, ``format.registry`` and the kernels ``kernels.case``.
+Imports ``_errors``, ``format.codings.registry`` and the kernels ``kernels.case``.
 """
 import struct
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from ..._errors import GageBPEError
 from ...kernels import case
-from ..registry import FOLDED, check_inner
+from .registry import FOLDED, check_inner
 
 HEAD = struct.Struct("<BBIB")  # markers, folded size, inner coding
 

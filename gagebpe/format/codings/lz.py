@@ -14,7 +14,7 @@ byte.  A block under SMALL bytes is coded as LZ, a larger one as
 LZ_PARTS, a part for each run of its parse's segments that one pair of
 codes serves.
 
-Imports ``_errors``, ``format.registry``, ``plain.lz`` (its first prices)
+Imports ``_errors``, ``format.codings.registry``, ``plain.lz`` (its first prices)
 and the kernels ``kernels.huffman``, ``kernels.lz``.
 """
 from typing import NamedTuple
@@ -24,7 +24,7 @@ import numpy as np
 from ...kernels import huffman as _huffman, lz as _lz
 from ...plain import lz as plain_lz
 from ..._errors import GageBPEError
-from ..registry import LZ, LZ_PARTS
+from .registry import LZ, LZ_PARTS
 
 # A block under SMALL bytes is parsed PASSES times, each pass re-pricing
 # the symbols from the last one's codes, over MAX_CHAIN candidates.

@@ -9,7 +9,7 @@ The payload has no header: the model's table sizes follow from the
 block's size (MIXED_PRIMED's are fixed), and its coded bits must end
 where the payload does.
 
-Imports ``_errors``, ``format.registry``, ``plain.priming_text``,
+Imports ``_errors``, ``format.codings.registry``, ``plain.priming_text``,
 ``plain.primed`` (the primed model, made when the package is built) and
 the kernels ``kernels.mixing``.
 """
@@ -19,7 +19,7 @@ from ..._errors import GageBPEError
 from ...kernels import mixing as _mixing
 from ...plain import primed, tables
 from ...plain.priming_text import PRIMING_TEXT
-from ..registry import MIXED, MIXED_PRIMED
+from .registry import MIXED, MIXED_PRIMED
 
 _primed = []  # the priming text and the model after it, read at first use
 

@@ -8,7 +8,7 @@ Merge k's halves take ``bit_length(t + k - 1)`` bits each; every id takes
 fastest of the grammar codings; a block of few distinct bytes and no
 merges (DNA, say) decodes in one pass.
 
-Imports ``_errors``, ``format.registry``, ``format.codings.payload``,
+Imports ``_errors``, ``format.codings.registry``, ``format.codings.payload``,
 ``kernels.grammar`` and the kernels ``kernels.bits``.
 """
 import struct
@@ -18,7 +18,7 @@ import numpy as np
 from ...kernels import bits as _bits, grammar as _grammar
 from . import payload as _payload
 from ..._errors import UNDEFINED_MERGE, UNDEFINED_SYMBOL, WRONG_SIZE, GageBPEError
-from ..registry import PACKED
+from .registry import PACKED
 
 HEAD = struct.Struct("<II32s")  # merges, ids, terminal bitmap
 

@@ -8,14 +8,14 @@ left.
 The inner payload decodes to the ``literal_size`` literals; the copies
 (``copies_bytes`` bytes at the end) put the repeats back between them.
 
-Imports ``_errors``, ``format.registry`` and the kernels ``kernels.repeats``.
+Imports ``_errors``, ``format.codings.registry`` and the kernels ``kernels.repeats``.
 """
 import struct
 
 import numpy as np
 
 from ...kernels import repeats as _repeats
-from ..registry import REPEATS, check_inner
+from .registry import REPEATS, check_inner
 from ..._errors import GageBPEError
 
 HEAD = struct.Struct("<BIII")  # inner coding, literal size, copies, their bytes

@@ -10,7 +10,7 @@ merges.
 Merges of one depth can be numbered in any order, so they are renumbered
 by their pair codes, and the table stores only the gaps between codes.
 
-Imports ``_errors``, ``format.registry``, ``format.codings.payload`` and
+Imports ``_errors``, ``format.codings.registry``, ``format.codings.payload`` and
 the kernels ``kernels.coded_sequence``, ``kernels.sorted_table``,
 ``kernels.long_rules`` and ``kernels.huffman``.
 """
@@ -22,7 +22,7 @@ import numpy as np
 from ...kernels import (coded_sequence as _coded_sequence, huffman as _huffman,
                         long_rules as _long_rules, sorted_table as _sorted_table)
 from . import payload as _payload
-from ..registry import SORTED, SORTED_LONG
+from .registry import SORTED, SORTED_LONG
 from ..._jit import njit
 
 # merges, ids, bytes of the merge table, bytes of the code lengths, bitmap

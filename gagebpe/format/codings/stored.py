@@ -1,12 +1,12 @@
 """The STORED block coding (docs/FORMAT.md, section 4.1): the bytes as
 they are.
 
-Imports ``_errors`` and ``format.registry``.
+Imports ``_errors`` and ``format.codings.registry``.
 """
 import numpy as np
 
 from ..._errors import GageBPEError
-from ..registry import STORED
+from .registry import STORED
 
 
 def encode(data):

@@ -3,7 +3,7 @@ with the SHA-256 digests of what an earlier gagebpe wrote (tests/data/
 known_outputs.json), for generated inputs and, where it is at hand, every
 file of the Canterbury corpus.
 
-``python tests/test_known_outputs.py "why"`` writes the digests again: only
+``PYTHONPATH=tests python tests/format/test_known_outputs.py "why"`` writes the digests again: only
 for a change that means to change the bytes (a new format version, a new
 coding), with the reason in the file's comment."""
 import hashlib
@@ -18,7 +18,7 @@ from gagebpe.sample import sample
 
 from conftest import CANTERBURY, canterbury_files
 
-KNOWN = json.loads((Path(__file__).parent / "data" / "known_outputs.json").read_text())
+KNOWN = json.loads((Path(__file__).parents[1] / "data" / "known_outputs.json").read_text())
 
 
 def generated(name):
@@ -101,5 +101,5 @@ if __name__ == "__main__":
     import sys
     if not CANTERBURY.is_dir():
         sys.exit(f"Canterbury corpus not found at {CANTERBURY}")
-    path = Path(__file__).parent / "data" / "known_outputs.json"
+    path = Path(__file__).parents[1] / "data" / "known_outputs.json"
     path.write_text(json.dumps(known_outputs(sys.argv[1]), indent=1, sort_keys=True) + "\n")

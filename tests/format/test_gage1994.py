@@ -13,7 +13,7 @@ from gagebpe import GageBPEError, gage1994
 from conftest import CANTERBURY, byte_strings
 from reference import gage1994_decode
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "gage1994"
+VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "gage1994"
 
 
 def vectors():

@@ -15,7 +15,7 @@ are left to the general reader, which says what is wrong.
 
 Imports ``_threads``, ``_errors``, ``_jit``, ``format.container`` (the
 single layout and its varints, compiled), ``format.dictionary``,
-``format.registry``, ``format.codings.dictionary_ids`` and the kernels
+``format.codings.registry``, ``format.codings.dictionary_ids`` and the kernels
 ``kernels.dictionary``, ``kernels.lz``, ``kernels.primed_lz``,
 ``kernels.unaligned`` and ``kernels.coded_sequence``.
 """
@@ -29,10 +29,10 @@ from .._jit import direct, njit
 from ..kernels import dictionary as _kernels, lz as _lz, primed_lz as _primed
 from ..kernels.coded_sequence import u32
 from ..kernels.unaligned import fill
-from .codings.dictionary_ids import joined
-from .container import MAX_BLOCK_SIZE, varint_at
-from .dictionary import Dictionary
-from .registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ
+from ..format.codings.dictionary_ids import joined
+from ..format.container import MAX_BLOCK_SIZE, varint_at
+from ..format.dictionary import Dictionary
+from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ
 
 _varint = njit(cache=True, nogil=True)(varint_at)
 # What a stream was found to be.

@@ -6,7 +6,7 @@ from pathlib import Path
 from gagebpe.encoder import block
 from gagebpe.encoder.levels import DEFAULT_LEVEL, LEVELS
 
-DESIGN = Path(__file__).resolve().parents[1] / "docs" / "DESIGN.md"
+DESIGN = Path(__file__).resolve().parents[2] / "docs" / "DESIGN.md"
 
 
 LZ_PARSE = {"small": "quick", "all": "full", "first": "full, first"}

@@ -162,7 +162,9 @@ def agreed_characters(regex):
     from gagebpe.tokenizers import _unicode
     same = np.flatnonzero(regex_classes(regex) == _unicode.classes())
     assert len(same) > 1_000_000  # Unicode 16 and 17 differ in a few thousand at most
-    return same
+    # Surrogates are no text (str.encode refuses them), and recent
+    # Hypothesis draws them from an alphabet that holds them.
+    return same[(same < 0xD800) | (same > 0xDFFF)]
 
 
 def test_the_character_table_is_unicode_16():

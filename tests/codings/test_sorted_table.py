@@ -7,13 +7,13 @@ from hypothesis import given, strategies as st
 
 import gagebpe
 from gagebpe.encoder import block as _block
-from gagebpe.format import registry
+from gagebpe.decoder import blocks
 from gagebpe.format.codings import packed as _coding_packed, sorted_rules as _coding_sorted
 from gagebpe.kernels import grammar as _grammar, cutoff as _cutoff, sorted_table as _sorted_table
 from gagebpe import grammar, sample
 from conftest import trying
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def random_merges(rng, n_terminals, n_merges, chain=False):
@@ -114,7 +114,7 @@ def test_probe_skips_merges_only_where_they_do_not_pay():
     assert _block.merges_pay(_block.probe_sample(text), 4)
     coding, payload = _block.encode(noise, trying(4, probe=True))
     out = np.empty(len(noise), np.uint8)
-    assert bytes(registry.decode(coding, payload, len(noise), out)) == noise
+    assert bytes(blocks.decode(coding, payload, len(noise), out)) == noise
     assert gagebpe.decompress(gagebpe.compress(noise + text)) == noise + text
 
 

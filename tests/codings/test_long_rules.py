@@ -8,7 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.format.codings import context as _coding_context, sorted_rules as _coding_sorted
-from gagebpe.format import container as _container, fast as _fast, registry
+from gagebpe.format import container as _container
+from gagebpe.decoder import fast as _fast
+from gagebpe.format.codings import registry
 from gagebpe.kernels import grammar as _grammar, long_rules as _long_rules
 from gagebpe.kernels import cutoff as _cutoff, sorted_table as _sorted_table
 from gagebpe._errors import GageBPEError

@@ -10,10 +10,11 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.encoder import block as _block
-from gagebpe.format import registry
+from gagebpe.decoder import blocks
 from gagebpe.format.codings import repeats as _coding_repeats
 from gagebpe.kernels import repeats as _repeats
-from gagebpe.format.registry import CONTEXT, CONTEXT_LONG, REPEATS, SORTED, SORTED_LONG, STORED
+from gagebpe.format.codings.registry import (CONTEXT, CONTEXT_LONG, REPEATS, SORTED, SORTED_LONG,
+                                             STORED)
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
                       coding_of, one_block_payload, trying, unprimed, without_lz)
@@ -141,7 +142,7 @@ def _payload(seed=4):
 
 
 def _decode(payload, size):
-    return registry.decode(REPEATS, payload, size, np.empty(size, np.uint8)).tobytes()
+    return blocks.decode(REPEATS, payload, size, np.empty(size, np.uint8)).tobytes()
 
 
 @pytest.mark.parametrize("field, value, message", [

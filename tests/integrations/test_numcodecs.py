@@ -13,7 +13,7 @@ common = pytest.importorskip("numcodecs.tests.common")
 import gagebpe  # noqa: E402
 from gagebpe.numcodecs import GageBPE  # noqa: E402
 
-FIXTURES = Path(__file__).parent / "data"  # holds fixture/gagebpe/
+FIXTURES = Path(__file__).parents[1] / "data"  # holds fixture/gagebpe/
 CODECS = [GageBPE(level=1), GageBPE(), GageBPE(level=9), GageBPE(level=6, block_size=4096)]
 
 

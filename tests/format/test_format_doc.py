@@ -11,7 +11,7 @@ import pytest
 import gagebpe
 from conftest import block_layout, without_lz
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 FORMAT = DOCS / "FORMAT.md"
 
 

@@ -1,22 +1,16 @@
 """The block codings of format 1.0, each numbered once (docs/FORMAT.md,
 section 4): its name, the module of ``format.codings`` that writes and
 reads it, the inner codings it may wrap, and where a grammar coding keeps
-its rule count.  The container, the decoders, ``describe`` and the fast
-path all read this table; a later coding is a new entry under a new
-number (section 6).
-
-Decoding a block (``decode``) dispatches on its coding here, a wrapper's
-inner payload first.  The coding modules are imported at first use, so
-that importing gagebpe loads no kernel.
-
-Imports ``_errors``; the coding modules, when a block is decoded.
+its rule count.  The container, the coding modules, the decoders and
+``describe`` all read this table; a later coding is a new entry under a
+new number (section 6).  It imports no coding module: dispatching on it is
+the decoder's (``decoder.blocks``).
 """
-import importlib
 import struct
 from typing import NamedTuple
 
-from .._errors import GageBPEError
-from .._version import __version__
+from ..._errors import GageBPEError
+from ..._version import __version__
 
 (END_OF_BLOCKS, STORED, PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
  REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, DICTIONARY_IDS, DICTIONARY_LZ) = range(16)
@@ -66,11 +60,6 @@ def check_coding(number):
                            f"needs a later gagebpe than {__version__}")
 
 
-def module(number):
-    """The module that writes and reads coding ``number``."""
-    return importlib.import_module(f"{__package__}.codings.{CODINGS[number].module}")
-
-
 def check_inner(wrapper, inner):
     if inner not in CODINGS[wrapper].inner:
         raise GageBPEError(f"{name(wrapper)} block holds coding {inner}, which it may not wrap")
@@ -104,22 +93,3 @@ def merge_count(coding, head):
     if len(head) < entry.rules_at + 4:
         raise GageBPEError("block shorter than its header")
     return struct.unpack_from("<I", head, entry.rules_at)[0]
-
-
-def decode(coding, payload, size, out, dictionary=None):
-    """The bytes of one block of ``coding`` into ``out`` (``size`` writable
-    bytes, which the decoders fill and write nothing past); ``GageBPEError``
-    if the payload is malformed.  A wrapper's inner payload is decoded
-    through this function too.  ``dictionary``: the stream's (a
-    ``format.dictionary.Dictionary``), which only some codings read."""
-    if len(out) != size:
-        raise ValueError("out must hold exactly the block's size")
-    check_coding(coding)
-    decoder = module(coding).DECODERS[coding]
-    if CODINGS[coding].inner:
-        return decoder(payload, size, out, decode)
-    if CODINGS[coding].dictionary:
-        if dictionary is None:
-            raise GageBPEError(f"{name(coding)} block in a stream that names no dictionary")
-        return decoder(payload, size, out, dictionary)
-    return decoder(payload, size, out)

@@ -4,7 +4,7 @@ module imports a public one."""
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "gagebpe"
+PACKAGE = Path(__file__).resolve().parents[2] / "gagebpe"
 PUBLIC = {"gagebpe", "gagebpe.__main__", "gagebpe.cli", "gagebpe.dask", "gagebpe.demo",
           "gagebpe.fsspec", "gagebpe.gage1994", "gagebpe.grammar", "gagebpe.numcodecs",
           "gagebpe.precompile", "gagebpe.sample", "gagebpe.zarr", "gagebpe.tokenizers",
@@ -12,13 +12,20 @@ PUBLIC = {"gagebpe", "gagebpe.__main__", "gagebpe.cli", "gagebpe.dask", "gagebpe
 HELPERS = {"gagebpe._errors", "gagebpe._jit", "gagebpe._version", "gagebpe._arguments",
            "gagebpe._inplace_bytes", "gagebpe._output", "gagebpe._threads"}
 # Each layer's folders, and what it may import besides itself and HELPERS.
+# ``format`` is the format, ``format.codings`` one module per coding below
+# it: no coding reaches back into the container or the decoders.  The
+# tokenizers share the kernels, never the compressor.
 BELOW = {
     "gagebpe.plain": (),
     "gagebpe.kernels": ("gagebpe.plain",),
     "gagebpe.tokenizers.kernels": ("gagebpe.kernels",),
-    "gagebpe.format": ("gagebpe.kernels", "gagebpe.plain"),
-    "gagebpe.encoder": ("gagebpe.format", "gagebpe.kernels", "gagebpe.plain"),
-    "gagebpe.decoder": ("gagebpe.format", "gagebpe.kernels", "gagebpe.plain"),
+    "gagebpe.tokenizers": ("gagebpe.tokenizers.kernels", "gagebpe.kernels", "gagebpe.plain"),
+    "gagebpe.format.codings": ("gagebpe.kernels", "gagebpe.plain"),
+    "gagebpe.format": ("gagebpe.format.codings", "gagebpe.kernels", "gagebpe.plain"),
+    "gagebpe.encoder": ("gagebpe.format", "gagebpe.format.codings", "gagebpe.kernels",
+                        "gagebpe.plain"),
+    "gagebpe.decoder": ("gagebpe.format", "gagebpe.format.codings", "gagebpe.kernels",
+                        "gagebpe.plain"),
 }
 
 
@@ -52,6 +59,7 @@ def imports(path):
 
 
 MODULES = {name_of(path): imports(path) for path in PACKAGE.rglob("*.py")}
+PUBLIC_TOKENIZERS = {"gagebpe.tokenizers", "gagebpe.tokenizers.__main__", "gagebpe.tokenizers.cli"}
 
 
 def layer_of(name):
@@ -65,9 +73,11 @@ def test_no_private_module_imports_a_public_one():
     assert not wrong
 
 
-def test_every_layer_imports_only_itself_and_the_layers_below():
+def wrong_imports(modules):
+    """``(module, what it imports)`` for each import that runs up or across
+    the layers."""
     wrong = set()
-    for name, used_all in MODULES.items():
+    for name, used_all in modules.items():
         layer = layer_of(name)
         if layer is None:
             continue
@@ -75,6 +85,32 @@ def test_every_layer_imports_only_itself_and_the_layers_below():
         for used in used_all - HELPERS:
             if layer_of(used) not in allowed:
                 wrong.add((name, used))
+    return wrong
+
+
+def test_every_layer_imports_only_itself_and_the_layers_below():
+    assert not wrong_imports(MODULES)
+
+
+def test_the_layer_check_sees_each_kind_of_wrong_import():
+    planted = {
+        ("gagebpe.format.container", "gagebpe.decoder.stream"),  # format up to a decoder
+        ("gagebpe.format.dictionary", "gagebpe.encoder.block"),  # format up to an encoder
+        ("gagebpe.format.codings.lz", "gagebpe.format.container"),  # a coding up to the format
+        ("gagebpe.format.codings.lz", "gagebpe.decoder.blocks"),  # a coding to the dispatch
+        ("gagebpe.tokenizers._byte", "gagebpe.encoder.stream"),  # tokenizers to the compressor
+        ("gagebpe.tokenizers.kernels.distinct", "gagebpe.format.container"),
+    }
+    modules = {name: set(used) for name, used in MODULES.items()}
+    for name, used in planted:
+        modules[name].add(used)
+    assert wrong_imports(modules) == planted
+
+
+def test_no_tokenizer_module_imports_the_compressors_public_modules():
+    wrong = {(name, used) for name, used_all in MODULES.items()
+             if name.startswith("gagebpe.tokenizers") for used in used_all
+             if used in PUBLIC - PUBLIC_TOKENIZERS}
     assert not wrong
 
 

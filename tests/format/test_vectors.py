@@ -12,14 +12,15 @@ from pathlib import Path
 import pytest
 
 import gagebpe
-from gagebpe.format import fast, registry
+from gagebpe.decoder import fast
+from gagebpe.format.codings import registry
 from gagebpe import _plain_jobs as plain
 
 from conftest import coding_of
 
-VECTORS = Path(__file__).parent / "vectors"
+VECTORS = Path(__file__).parents[1] / "vectors"
 MANIFEST = json.loads((VECTORS / "vectors.json").read_text())
-FORMAT = Path(__file__).resolve().parents[1] / "docs" / "FORMAT.md"
+FORMAT = Path(__file__).resolve().parents[2] / "docs" / "FORMAT.md"
 ERRORS = {"GageBPEError": gagebpe.GageBPEError, "EOFError": EOFError}
 PLAIN_CODINGS = {registry.STORED, registry.LZ, registry.LZ_PARTS, registry.MIXED,
                  registry.MIXED_PRIMED}

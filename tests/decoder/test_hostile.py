@@ -18,7 +18,7 @@ from gagebpe.sample import sample
 
 from conftest import block_layout, unprimed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow

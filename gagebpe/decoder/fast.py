@@ -16,7 +16,7 @@ raises the error.  So it never returns bytes the general path would not,
 and errors keep one source.
 
 Imports ``_jit``, ``_inplace_bytes``, ``format.container`` (the layout),
-``format.registry``, ``format.codings.folded``, ``format.codings.repeats``
+``format.codings.registry``, ``format.codings.folded``, ``format.codings.repeats``
 (their headers) and ``format.codings.mixed`` (the primed model), and the
 kernels of ``format.codings.sorted_rules``, ``format.codings.context``,
 ``kernels.xxh64``, ``kernels.case``, ``kernels.repeats``, ``kernels.lz``
@@ -29,12 +29,12 @@ from .._jit import PURE_PYTHON, njit
 from ..kernels import case as _case, lz as _lz, mixing as _mixing, repeats as _repeats
 from ..kernels.coded_sequence import u32
 from ..kernels.xxh64 import xxh64
-from .codings import (context as _coding_context, folded as _coding_folded,
+from ..format.codings import (context as _coding_context, folded as _coding_folded,
                       mixed as _coding_mixed, repeats as _coding_repeats,
                       sorted_rules as _coding_sorted)
-from .container import MAGIC, MAX_BLOCK_SIZE, SINGLE_AT, varint_at
-from .registry import (CONTEXT, CONTEXT_LONG, FOLDED, LZ, LZ_PARTS, MIXED, MIXED_PRIMED, REPEATS,
-                       SORTED, SORTED_LONG, STORED)
+from ..format.container import MAGIC, MAX_BLOCK_SIZE, SINGLE_AT, varint_at
+from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FOLDED, LZ, LZ_PARTS, MIXED,
+                                       MIXED_PRIMED, REPEATS, SORTED, SORTED_LONG, STORED)
 
 SMALLEST = SINGLE_AT + 6  # a single stream's least: a STORED block of 1 byte
 # Streams up to this size: past it, the general reader's fixed cost is

@@ -8,9 +8,9 @@ from hypothesis import given, strategies as st
 import gagebpe
 from gagebpe.encoder import block as _block
 from gagebpe.encoder import levels as _levels
-from gagebpe.format import registry
+from gagebpe.decoder import blocks
 from gagebpe.format.codings import context as _coding_context, sorted_rules as _coding_sorted
-from gagebpe.format.registry import CONTEXT, CONTEXT_LONG
+from gagebpe.format.codings.registry import CONTEXT, CONTEXT_LONG
 from gagebpe.sample import sample
 
 from conftest import byte_strings, payload_spans, trying
@@ -23,7 +23,7 @@ def coded(data, class_of_byte=_coding_context.LETTERS, min_count=2):
 
 
 def decoded(payload, size):
-    return registry.decode(CONTEXT, payload, size, np.empty(size, np.uint8)).tobytes()
+    return blocks.decode(CONTEXT, payload, size, np.empty(size, np.uint8)).tobytes()
 
 
 @given(byte_strings(), st.integers(0, 2**256 - 1))

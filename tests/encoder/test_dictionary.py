@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 import gagebpe
 from gagebpe.format import container as _container
 from gagebpe.format import dictionary as _dictionary
-from gagebpe.format.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ, STORED
+from gagebpe.format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ, STORED
 from tests.conftest import byte_strings, payload_spans
 
 WORDS = [b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta"]
@@ -478,7 +478,7 @@ def test_a_record_of_any_size_and_any_limit(dictionary, monkeypatch):
     takes one or two bytes, else into its thread's scratch buffer, or one
     of its own where it does not fit that: each gives the same bytes, and
     every limit a caller may give holds as in the general reader."""
-    from gagebpe.format import records
+    from gagebpe.decoder import records
     from gagebpe.format.codings import dictionary_ids
 
     def forced(data):  # a DICTIONARY_IDS record, whatever codes it smaller

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 import gagebpe
-from gagebpe.format import container as _container, registry
+from gagebpe.format import container as _container
+from gagebpe.format.codings import registry
+from gagebpe.decoder import blocks
 from gagebpe import _inplace_bytes
 from gagebpe.sample import sample
 from conftest import block_spans, byte_strings, payload_spans
@@ -28,7 +30,7 @@ def decode_between_guards(data, level, block_size):
     pos = 0
     for coding, size, check, payload in blocks_of(blob):
         area = np.full(size + 2 * GUARD, 0xA5, np.uint8)
-        registry.decode(coding, payload, size, area[GUARD:GUARD + size])
+        blocks.decode(coding, payload, size, area[GUARD:GUARD + size])
         _container.check_data(area[GUARD:GUARD + size], check)
         assert bytes(area[GUARD:GUARD + size]) == data[pos:pos + size]
         assert (area[:GUARD] == 0xA5).all() and (area[GUARD + size:] == 0xA5).all()
@@ -88,4 +90,4 @@ def test_a_failed_block_returns_nothing():
 
 def test_wrong_size_for_out_is_refused():
     with pytest.raises(ValueError):
-        registry.decode(registry.PACKED, b"", 5, np.empty(4, np.uint8))
+        blocks.decode(registry.PACKED, b"", 5, np.empty(4, np.uint8))

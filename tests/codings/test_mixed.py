@@ -10,7 +10,9 @@ import gagebpe
 from gagebpe.plain import tables
 from gagebpe.encoder import block as _block
 from gagebpe.format.codings import mixed as _coding_mixed
-from gagebpe.format import container as _container, fast as _fast, registry
+from gagebpe.format import container as _container
+from gagebpe.decoder import fast as _fast
+from gagebpe.format.codings import registry
 from gagebpe.kernels import mixing as _mixing
 from gagebpe.sample import sample
 

@@ -1,11 +1,13 @@
-"""The one-kernel path for single streams (``format.fast``): it decodes
+"""The one-kernel path for single streams (``decoder.fast``): it decodes
 exactly the streams it takes, and declines everything else, every corrupt
 stream included, so that the general reader raises the error."""
 import numpy as np
 import pytest
 
 import gagebpe
-from gagebpe.format import container as _container, fast as _fast, registry
+from gagebpe.format import container as _container
+from gagebpe.decoder import fast as _fast
+from gagebpe.format.codings import registry
 from gagebpe.sample import sample
 
 from conftest import block_layout, coding_of, one_block_payload, unprimed, without_lz

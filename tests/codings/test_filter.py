@@ -10,8 +10,8 @@ import gagebpe
 from gagebpe.encoder import block as _block, levels
 from gagebpe.format import container as _container
 from gagebpe.kernels import filters as _filters
-from gagebpe.format import registry
-from gagebpe.format.registry import CONTEXT_LONG, FILTERED, LZ_PARTS, SORTED_LONG, STORED
+from gagebpe.decoder import blocks
+from gagebpe.format.codings.registry import CONTEXT_LONG, FILTERED, LZ_PARTS, SORTED_LONG, STORED
 from gagebpe.sample import sample
 
 from conftest import payload_spans, trying
@@ -105,7 +105,7 @@ def test_malformed_filter_headers_are_refused(field, value, message):
     else:
         payload[field] = value
     with pytest.raises(gagebpe.GageBPEError, match=message):
-        registry.decode(FILTERED, bytes(payload), len(data), np.empty(len(data), np.uint8))
+        blocks.decode(FILTERED, bytes(payload), len(data), np.empty(len(data), np.uint8))
 
 
 def test_a_wrong_lag_fails_the_block_check():
@@ -120,7 +120,7 @@ def test_a_wrong_lag_fails_the_block_check():
 def test_short_filtered_payloads_are_refused():
     for n in range(4):
         with pytest.raises(gagebpe.GageBPEError):
-            registry.decode(FILTERED, bytes(n), 10, np.empty(10, np.uint8))
+            blocks.decode(FILTERED, bytes(n), 10, np.empty(10, np.uint8))
 
 
 def test_gagebpe_l_counts_the_merges_of_filtered_blocks():

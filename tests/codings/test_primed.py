@@ -13,7 +13,9 @@ import gagebpe
 from gagebpe import GageBPEError
 from gagebpe.encoder import block as _block
 from gagebpe.format.codings import mixed as _coding_mixed
-from gagebpe.format import container as _container, fast as _fast, registry
+from gagebpe.format import container as _container
+from gagebpe.decoder import fast as _fast
+from gagebpe.format.codings import registry
 from gagebpe.kernels import mixing as _mixing
 from gagebpe.kernels.xxh64 import block_check
 from gagebpe.encoder.levels import MIXED_MAX
@@ -24,7 +26,7 @@ from conftest import (byte_strings, canterbury_files, check_every_reader, check_
                       coding_of)
 from reference import mixed_decode
 
-FORMAT = Path(__file__).parent.parent / "docs" / "FORMAT.md"
+FORMAT = Path(__file__).parents[2] / "docs" / "FORMAT.md"
 PRIMED = registry.MIXED_PRIMED
 LARGEST = _mixing.PRIMED_MAX_SIZE
 # A single stream's framing beyond zlib's (magic, descriptor, coding, two

@@ -10,10 +10,10 @@ from hypothesis import given, strategies as st
 
 import gagebpe
 from gagebpe.encoder import block as _block
-from gagebpe.format import registry
+from gagebpe.decoder import blocks
 from gagebpe.kernels import case as _case
 from gagebpe.format.codings import folded as _coding_folded
-from gagebpe.format.registry import FOLDED, SORTED
+from gagebpe.format.codings.registry import FOLDED, SORTED
 
 from conftest import assert_corruptions_refused, payload_spans, trying
 
@@ -83,7 +83,7 @@ def test_level_9_writes_prose_folded_where_it_is_smaller():
 def test_folded_blocks_round_trip(data):
     coding, payload = _block.encode(data, trying(2, fold=True))
     out = np.empty(len(data), np.uint8)
-    assert registry.decode(coding, payload, len(data), out).tobytes() == data
+    assert blocks.decode(coding, payload, len(data), out).tobytes() == data
 
 
 def _folded_payload():
@@ -105,14 +105,14 @@ def test_malformed_folded_headers_are_refused(field, value, message):
     fields[{0: 0, 2: 2, 6: 3}[field]] = value if field else word
     bad = _coding_folded.HEAD.pack(*fields) + payload[_coding_folded.HEAD.size:]
     with pytest.raises(gagebpe.GageBPEError, match=message):
-        registry.decode(FOLDED, bad, len(data), np.empty(len(data), np.uint8))
+        blocks.decode(FOLDED, bad, len(data), np.empty(len(data), np.uint8))
 
 
 def test_swapped_markers_do_not_give_the_block():
     data, payload = _folded_payload()
     bad = bytes([payload[1], payload[0]]) + payload[2:]
     try:
-        out = registry.decode(FOLDED, bad, len(data), np.empty(len(data), np.uint8))
+        out = blocks.decode(FOLDED, bad, len(data), np.empty(len(data), np.uint8))
     except gagebpe.GageBPEError:
         return
     assert out.tobytes() != data  # then the stream's block check refuses it

@@ -43,7 +43,7 @@ def in_pure_python(cases, blobs, format="gbpe"):
 
 def check_same_bytes(cases):
     blobs = [gagebpe.compress(data, level) for data, level in cases]
-    old = Path(__file__).parent / "data"
+    old = Path(__file__).parents[1] / "data"
     legacy = [p.read_bytes() for p in sorted(old.glob("*.gbpe"))]
     out, back = in_pure_python(cases, blobs + legacy)
     assert out == blobs

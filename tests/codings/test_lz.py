@@ -11,18 +11,19 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.encoder import block as _block, levels
-from gagebpe.format import fast as _fast, registry
+from gagebpe.decoder import fast as _fast
+from gagebpe.decoder import blocks
 from gagebpe.format.codings import lz as _coding_lz
 from gagebpe.format import container as _container
 from gagebpe.kernels import lz as _lz
-from gagebpe.format.registry import LZ, LZ_PARTS
+from gagebpe.format.codings.registry import LZ, LZ_PARTS
 from gagebpe.sample import sample
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
                       coding_of, payload_spans)
 from reference import lz_decode, lz_parts_decode
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "canterbury"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "canterbury"
 SMALL_FILES = ("grammar.lsp", "xargs.1", "fields.c", "cp.html", "sum")
 
 
@@ -30,7 +31,7 @@ def code(data):
     """``data`` coded as LZ (LZ_PARTS if large) and decoded again."""
     coding, payload = _coding_lz.encode(data)
     assert coding == (LZ if len(data) < _coding_lz.SMALL else LZ_PARTS)
-    return payload, registry.decode(coding, payload, len(data),
+    return payload, blocks.decode(coding, payload, len(data),
                                     np.empty(len(data), np.uint8)).tobytes()
 
 
@@ -247,7 +248,7 @@ def _parts(*parts):
 
 
 def _decode(payload, size, coding=LZ):
-    return registry.decode(coding, payload, size, np.empty(size, np.uint8)).tobytes()
+    return blocks.decode(coding, payload, size, np.empty(size, np.uint8)).tobytes()
 
 
 def test_hand_made_tokens_decode():

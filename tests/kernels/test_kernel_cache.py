@@ -22,7 +22,7 @@ from gagebpe import _jit
 from gagebpe.sample import sample
 
 TEXT = sample(60_000)  # large enough for the compiled kernels, not pure Python
-PACKAGE = Path(__file__).resolve().parents[1] / "gagebpe"
+PACKAGE = Path(__file__).resolve().parents[2] / "gagebpe"
 NOBODY = 65534
 COUNT_COMPILES = """
 import sys
