@@ -26,16 +26,21 @@ memory on every start, and a ``KernelCacheWarning`` says so once.  Caching
 never raises: a cache that cannot be read or written is skipped.
 
 Numba keys a cached kernel on its own module's file alone, but a kernel's
-machine code includes that of the kernels it calls, from other modules:
-after a change to a callee the caller's cached code would run the old
-one.  So every kernel's key here is one stamp of all the modules that
-define kernels (``sources_stamp``): a change to any of them compiles all
-again.
+machine code holds that of the kernels it calls and the constants it
+reads, from other modules: after a change to one of them the cached code
+would run the old.  So a kernel's key here is the stamp of every module
+file its own module reaches through its imports (``sources_stamp``), read
+off the import statements, so that nobody keeps a list by hand; an edit
+compiles again only the kernels that can reach the edited module.
+``tests/kernels/test_kernel_cache.py`` checks the key against what the
+compiled functions' globals, callees and closures actually reach.
 
-Only this module touches Numba's caching machinery; it imports nothing of
-gagebpe's but ``_errors``.
+Numba's caching machinery is internal and changes between releases; this
+module is the only one that touches it, and ``pyproject.toml`` bounds
+Numba's version to the releases it was tested with.
 """
 import os
+import re
 import tempfile
 import warnings
 from typing import NamedTuple
@@ -128,31 +133,78 @@ def choose_place(subpath):
     return None
 
 
-# Modules that define no kernel but have functions that kernels compile
-# (``format.records`` and ``format.fast`` compile ``varint_at``).
-COMPILED_ELSEWHERE = (os.path.join("format", "container.py"),)
+_IMPORT = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(\.+[\w.]*|gagebpe\b[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)"
+    rb"|import[ \t]+(gagebpe\b[\w.]*))", re.MULTILINE)
 
 
-def sources_stamp(package_dir=PACKAGE_DIR):
-    """``((path, mtime, size), ...)`` of every module under ``package_dir``
-    whose text holds ``njit(`` or ``@intrinsic`` (it defines kernels, or
-    code that kernels inline), of every module of ``plain`` (kernels
-    compile some of its functions and read its constants) and of the
-    modules of COMPILED_ELSEWHERE.  The key of each cached kernel."""
-    stamp = []
-    plain = os.path.join(package_dir, "plain")
-    for root, dirs, files in os.walk(package_dir):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(f for f in files if f.endswith(".py")):
-            path = os.path.join(root, name)
-            with open(path, "rb") as f:
-                text = f.read()
-            kernels = (b"njit(" in text or b"@intrinsic" in text or root == plain
-                       or os.path.relpath(path, package_dir) in COMPILED_ELSEWHERE)
-            if not kernels:
+def _module_file(parts, package_dir):
+    """The file of the package's module ``parts`` (names below the
+    package), or None where there is none."""
+    path = os.path.join(package_dir, *parts)
+    for candidate in (path + ".py", os.path.join(path, "__init__.py")):
+        if os.path.isfile(candidate):
+            return os.path.relpath(candidate, package_dir)
+    return None
+
+
+def imported_files(relpath, package_dir=PACKAGE_DIR):
+    """The package's module files that the module at ``relpath`` imports
+    anywhere in its text (a lazy import inside a function too), read off
+    its import statements: a name imported from a package counts as that
+    package's submodule where it is one, else as the package's
+    ``__init__``."""
+    with open(os.path.join(package_dir, relpath), "rb") as f:
+        text = f.read()
+    here = relpath.replace(os.sep, "/").split("/")[:-1]
+    found = set()
+    for source, names, absolute in _IMPORT.findall(text):
+        if absolute:
+            found.add(_module_file(absolute.decode().split(".")[1:], package_dir))
+            continue
+        source = source.decode()
+        if source.startswith("."):
+            level = len(source) - len(source.lstrip("."))
+            if level - 1 > len(here):
                 continue
-            st = os.stat(path)
-            stamp.append((os.path.relpath(path, package_dir), st.st_mtime_ns, st.st_size))
+            base = here[:len(here) - level + 1] + [p for p in source[level:].split(".") if p]
+        else:
+            base = source.split(".")[1:]
+        for name in re.findall(rb"(\w+)(?:\s+as\s+\w+)?", names.strip(b"()")):
+            found.add(_module_file(base + [name.decode()], package_dir)
+                      or _module_file(base, package_dir))
+    found.discard(None)
+    return found
+
+
+_reached = {}
+
+
+def reached_files(relpath, package_dir=PACKAGE_DIR):
+    """``relpath`` and every module file of the package it imports,
+    directly or through others: all the code a kernel defined there can
+    call, and every constant it can freeze."""
+    key = (relpath, package_dir)
+    if key not in _reached:
+        seen, todo = {relpath}, [relpath]
+        while todo:
+            for found in imported_files(todo.pop(), package_dir) - seen:
+                seen.add(found)
+                todo.append(found)
+        _reached[key] = frozenset(seen)
+    return _reached[key]
+
+
+def sources_stamp(relpath, package_dir=PACKAGE_DIR):
+    """``((path, mtime, size), ...)`` of every module file that a kernel
+    defined in the module at ``relpath`` can reach (``reached_files``):
+    the key of that kernel's cached code, which holds its callees' code and
+    the constants it froze.  An edit to a module compiles again only the
+    kernels that can reach it."""
+    stamp = []
+    for path in sorted(reached_files(relpath, package_dir)):
+        st = os.stat(os.path.join(package_dir, path))
+        stamp.append((path, st.st_mtime_ns, st.st_size))
     return tuple(stamp)
 
 
@@ -171,8 +223,6 @@ def _kernel_cache_class():
                    "start", stacklevel=4)
         return None
 
-    stamp = sources_stamp()
-
     class Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
         def __init__(self, py_func, py_file):
             self._py_file = py_file
@@ -185,7 +235,7 @@ def _kernel_cache_class():
             return f"{os.path.splitext(where)[0].replace(os.sep, '.')}-{self._lineno}"
 
         def get_source_stamp(self):
-            return stamp
+            return sources_stamp(os.path.relpath(self._py_file, PACKAGE_DIR))
 
         def get_cache_path(self):
             return place.path

@@ -8,9 +8,8 @@ a stream, built and checked, and the one parser of its layout.
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, ``describe`` (``gagebpe -l``)
 and the plain path.  The one-block fast path (``decoder.fast``) reads the
-single layout in a kernel, with these constants and ``varint_at``, which
-it compiles with ``njit(...)``: so the kernel cache's stamp covers this
-module (``_jit.sources_stamp``).  All integers are little-endian.
+single layout in a kernel, with these constants and the same varint
+reader.  All integers are little-endian.
 
 Imports ``_errors``, ``plain`` (whether the kernels are loaded) and
 ``format.codings.registry``; and only when a block's data is checked,

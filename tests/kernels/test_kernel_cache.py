@@ -7,12 +7,18 @@ of the package, with a home directory that does not exist and cannot be
 made: the situation of a package installed by root and run by a service
 account.
 """
+import ast
+import functools
+import importlib
+import importlib.util
 import os
+import pkgutil
 import shutil
 import stat
 import subprocess
 import sys
 import tempfile
+import types
 from pathlib import Path
 
 import pytest
@@ -106,37 +112,179 @@ def test_the_kernels_in_this_process_are_cached():
     assert writable and any(n.endswith(".nbi") for n in os.listdir(path))
 
 
-def test_a_change_to_any_kernel_module_makes_every_cached_kernel_stale(tmp_path):
-    # a kernel's cached code holds its callees', from other modules
-    from gagebpe.tokenizers.kernels import byte_vocab as _byte_vocab, pretokenize as _pretokenize
+def _all_kernels():
+    """Every kernel of the package that a module holds, by the file that
+    defines its code: the modules are imported first (those whose
+    optional dependency is absent are passed over)."""
+    from numba.core.registry import CPUDispatcher
+    for info in pkgutil.walk_packages([str(PACKAGE)], "gagebpe."):
+        if info.name.endswith(".__main__"):  # runs a command line
+            continue
+        try:
+            importlib.import_module(info.name)
+        except ImportError:
+            pass
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if name == "gagebpe" or name.startswith("gagebpe."):
+            for value in vars(module).values():
+                if isinstance(value, CPUDispatcher):
+                    found[id(value)] = value
+    return list(found.values())
+
+
+def _relpath(filename):
+    path = Path(filename).resolve()
+    return str(path.relative_to(PACKAGE)) if path.is_relative_to(PACKAGE) else None
+
+
+@functools.cache
+def _definitions(relpath):
+    """``{name: file or (module, name)}``: where each top-level name of a
+    module file is defined, read from its syntax tree, independently of
+    ``_jit``'s reading of imports."""
+    package = "gagebpe." + relpath.removesuffix(".py").replace("/", ".")
+    if package.endswith(".__init__"):
+        package = package.removesuffix(".__init__")
+    else:
+        package = package.rpartition(".")[0]
+    found = {}
+    for node in ast.parse((PACKAGE / relpath).read_text()).body:
+        if isinstance(node, ast.ImportFrom):
+            module = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+            for alias in node.names:
+                found[alias.asname or alias.name] = (module, alias.name)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)):
+            names = [node.name] if hasattr(node, "name") else [
+                t.id for t in ast.walk(node) if isinstance(t, ast.Name)
+                and isinstance(t.ctx, ast.Store)]
+            for name in names:
+                found[name] = relpath
+    return found
+
+
+def _defining_file(module, name):
+    """The package's file that defines ``name`` as ``module`` sees it,
+    following ``from ... import`` to the definition."""
+    spec = importlib.util.find_spec(module) if module.startswith("gagebpe") else None
+    if spec is None or spec.origin is None:
+        return None
+    relpath = _relpath(spec.origin)
+    where = _definitions(relpath).get(name, relpath)
+    if isinstance(where, tuple):
+        source, original = where
+        inside = PACKAGE.parent / f"{source}.{original}".replace(".", "/")
+        submodule = None
+        if inside.with_suffix(".py").exists() or inside.is_dir():
+            submodule = importlib.util.find_spec(f"{source}.{original}")
+        if submodule is not None:
+            return _relpath(submodule.origin)
+        return _defining_file(source, original) or relpath
+    return where
+
+
+def _codes(code):
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from _codes(constant)
+
+
+def _reached_by(function, seen):
+    """The package's files whose code or constants ``function``'s
+    compiled code can hold: its own, each global it names (where that is
+    defined), and those of the kernels, intrinsics and functions it calls."""
+    from numba.core.extending import _Intrinsic
+    from numba.core.registry import CPUDispatcher
+    if function in seen:
+        return set()
+    seen.add(function)
+    own = _relpath(function.__code__.co_filename)
+    files = {own}
+    values = [(name, function.__globals__[name]) for code in _codes(function.__code__)
+              for name in code.co_names if name in function.__globals__]
+    values += [(None, cell.cell_contents) for cell in function.__closure__ or ()]
+    for name, value in values:
+        if name is not None:
+            files.add(_defining_file(function.__module__, name))
+        if isinstance(value, CPUDispatcher):
+            files |= _reached_by(value.py_func, seen)
+        elif isinstance(value, _Intrinsic):
+            files |= _reached_by(value._defn, seen)
+        elif isinstance(value, types.ModuleType):
+            files.add(_relpath(getattr(value, "__file__", None) or "/"))
+        elif isinstance(value, types.FunctionType):
+            files |= _reached_by(value, seen)
+    files.discard(None)
+    return files
+
+
+def test_every_file_a_kernel_reaches_is_in_its_cache_key():
+    # The key of a kernel's cached code (``_jit.sources_stamp``) is read
+    # off import statements; here the reach is found the other way, from
+    # the compiled functions' own globals, callees and closures.
+    kernels = _all_kernels()
+    assert len(kernels) > 300
+    missing = {}
+    for kernel in kernels:
+        relpath = _relpath(kernel.py_func.__code__.co_filename)
+        key = {path for path, _, _ in _jit.sources_stamp(relpath)}
+        outside = _reached_by(kernel.py_func, set()) - key
+        if outside:
+            missing[f"{relpath}:{kernel.py_func.__name__}"] = sorted(outside)
+    assert not missing
+
+
+def test_each_kernel_is_cached_under_the_key_of_its_own_module():
+    from gagebpe.tokenizers.kernels import byte_vocab as _byte_vocab
     locator = _byte_vocab.encode_texts._cache._impl.locator
-    assert locator.get_source_stamp() == _jit.sources_stamp()
-    stamped = [path for path, _, _ in _jit.sources_stamp()]
-    assert "tokenizers/kernels/pretokenize.py" in stamped
+    assert locator.get_source_stamp() == _jit.sources_stamp("tokenizers/kernels/byte_vocab.py")
+    stamped = [path for path, _, _ in locator.get_source_stamp()]
+    assert "tokenizers/kernels/pretokenize.py" in stamped  # a callee's module
     assert "kernels/unaligned.py" in stamped  # intrinsics, inlined into their callers
-    assert "format/container.py" in stamped  # its varint_at is compiled by others
+    assert "cli.py" not in stamped and "format/container.py" not in stamped
+
+
+def _copy(tmp_path):
     copy = tmp_path / "gagebpe"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    before = _jit.sources_stamp(copy)
-    assert before == _jit.sources_stamp(PACKAGE)  # copytree keeps the times
-    callee = copy / Path(_pretokenize.__file__).relative_to(PACKAGE)
-    os.utime(callee, ns=(callee.stat().st_atime_ns, callee.stat().st_mtime_ns + 10**9))
-    assert _jit.sources_stamp(copy) != before
-    os.utime(callee, ns=(callee.stat().st_atime_ns, callee.stat().st_mtime_ns - 10**9))
-    assert _jit.sources_stamp(copy) == before
-    # the plain twins are part of it: kernels compile some of their
-    # functions and read their constants
-    tables = copy / "plain" / "tables.py"
-    times = (tables.stat().st_atime_ns, tables.stat().st_mtime_ns)
-    text = tables.read_text()
-    tables.write_text(text + "\n")
-    assert _jit.sources_stamp(copy) != before
-    tables.write_text(text)
-    os.utime(tables, ns=times)
-    assert _jit.sources_stamp(copy) == before
-    # a module without kernels is no part of it
-    (copy / "cli.py").write_text((copy / "cli.py").read_text() + "\n")
-    assert _jit.sources_stamp(copy) == before
+    return copy
+
+
+def test_a_constant_a_kernel_freezes_changes_its_cache_key(tmp_path):
+    # decoder.fast's kernels freeze the coding numbers of
+    # format.codings.registry, which defines no kernel itself: a change to
+    # a constant there changes their key
+    copy = _copy(tmp_path)
+    before = _jit.sources_stamp("decoder/fast.py", str(copy))
+    assert before == _jit.sources_stamp("decoder/fast.py")  # copytree keeps the times
+    registry = copy / "format" / "codings" / "registry.py"
+    text = registry.read_text()
+    assert "HEAD_BYTES = 13 + 7 + 4" in text
+    registry.write_text(text.replace("HEAD_BYTES = 13 + 7 + 4", "HEAD_BYTES = 13 + 7 + 5"))
+    assert _jit.sources_stamp("decoder/fast.py", str(copy)) != before
+    # a module no kernel of decoder.fast reaches is no part of its key
+    unrelated = _jit.sources_stamp("decoder/fast.py", str(_copy(tmp_path / "again")))
+    (tmp_path / "again" / "gagebpe" / "cli.py").write_text("changed = True\n")
+    assert _jit.sources_stamp("decoder/fast.py", str(tmp_path / "again" / "gagebpe")) == unrelated
+
+
+def test_the_imports_read_for_the_key_cover_every_form(tmp_path):
+    package = tmp_path / "gagebpe"
+    (package / "sub").mkdir(parents=True)
+    for name in ("a.py", "b.py", "c.py", "d.py", "e.py", "__init__.py", "sub/__init__.py",
+                 "sub/f.py", "sub/g.py"):
+        (package / name).write_text("")
+    (package / "sub" / "f.py").write_text(
+        "from .. import a, b as bee\n"
+        "from ..c import (thing,\n    other)\n"
+        "from . import g\n"
+        "import gagebpe.d\n"
+        "def late():\n    from ..e import x  # a lazy import counts too\n"
+        "from .. import not_a_module  # a name of gagebpe/__init__.py\n"
+        "import numpy as np\n")
+    assert _jit.imported_files("sub/f.py", str(package)) == {
+        "a.py", "b.py", "c.py", "sub/g.py", "d.py", "e.py", "__init__.py"}
 
 
 # -- a service account: nothing of its own to write --------------------------------
