@@ -11,13 +11,20 @@ Above both directions: reads through ``decoder.stream``, writes through
 ``encoder.stream``; Gage's 1994 format through ``format.gage1994``.  Imports
 those, ``_arguments`` and ``_errors``.
 """
+from __future__ import annotations
+
 import builtins
 import io
 import os
 import warnings
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ._arguments import check_format, check_limit
 from ._errors import TRUNCATED
+from ._types import BytesLike, PathLike
+
+if TYPE_CHECKING:
+    from .format.dictionary import DictionaryLike
 from .decoder import ranges as _ranges, stream as _stream_decoder
 from .encoder import stream as _stream_encoder
 from .format import gage1994 as _gage1994_stream
@@ -206,11 +213,14 @@ class GageBPEFile(io.BufferedIOBase):
     beginning.
     """
 
-    def __init__(self, filename=None, mode="r", *, format="gbpe", level=None,
-                 block_size=None, threads=1, limit=None, max_length=None, dictionary=None):
-        self._fp = None
+    def __init__(self, filename: PathLike | BinaryIO | None = None, mode: str = "r", *,
+                 format: str = "gbpe", level: int | None = None,
+                 block_size: int | None = None, threads: int = 1, limit: int | None = None,
+                 max_length: int | None = None, dictionary: DictionaryLike = None) -> None:
+        self._fp: Any = None
         self._closefp = False
         self._mode = _MODE_CLOSED
+        self._buffer: Any = None
         check_format(format)
         if max_length is not None:
             warnings.warn("max_length= is now limit=", DeprecationWarning, stacklevel=2)
@@ -244,7 +254,7 @@ class GageBPEFile(io.BufferedIOBase):
                                       limit, _map_factory(format, dictionary))
             self._buffer = io.BufferedReader(reader)
 
-    def close(self):
+    def close(self) -> None:
         if self.closed:
             return
         try:
@@ -264,52 +274,52 @@ class GageBPEFile(io.BufferedIOBase):
                 self._mode = _MODE_CLOSED
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         return self._mode == _MODE_CLOSED
 
     @property
-    def name(self):
+    def name(self) -> str | bytes | int:
         self._check_not_closed()
         return self._fp.name
 
     @property
-    def mode(self):
+    def mode(self) -> str:
         return "wb" if self._mode == _MODE_WRITE else "rb"
 
-    def fileno(self):
+    def fileno(self) -> int:
         self._check_not_closed()
         return self._fp.fileno()
 
-    def seekable(self):
+    def seekable(self) -> bool:
         return self.readable() and self._buffer.seekable()
 
-    def readable(self):
+    def readable(self) -> bool:
         self._check_not_closed()
         return self._mode == _MODE_READ
 
-    def writable(self):
+    def writable(self) -> bool:
         self._check_not_closed()
         return self._mode == _MODE_WRITE
 
-    def peek(self, size=-1):
+    def peek(self, size: int = -1) -> bytes:
         self._check_can_read()
         return self._buffer.peek(size)
 
-    def read(self, size=-1):
+    def read(self, size: int | None = -1) -> bytes:
         self._check_can_read()
         return self._buffer.read(size)
 
-    def read1(self, size=-1):
+    def read1(self, size: int = -1) -> bytes:
         self._check_can_read()
         if size < 0:
             size = io.DEFAULT_BUFFER_SIZE
         return self._buffer.read1(size)
 
-    def readline(self, size=-1):
+    def readline(self, size: int | None = -1) -> bytes:
         self._check_can_read()
         return self._buffer.readline(size)
 
-    def write(self, data):
+    def write(self, data: BytesLike) -> int:  # type: ignore[override]
         self._check_can_write()
         if isinstance(data, (bytes, bytearray)):
             length = len(data)
@@ -320,11 +330,11 @@ class GageBPEFile(io.BufferedIOBase):
         self._pos += length
         return length
 
-    def seek(self, offset, whence=io.SEEK_SET):
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         self._check_can_seek()
         return self._buffer.seek(offset, whence)
 
-    def tell(self):
+    def tell(self) -> int:
         self._check_not_closed()
         if self._mode == _MODE_READ:
             return self._buffer.tell()
@@ -351,7 +361,8 @@ class GageBPEFile(io.BufferedIOBase):
                 "The underlying file object does not support seeking")
 
 
-def read_range(file, offset, size, *, limit=None, dictionary=None):
+def read_range(file: PathLike | BinaryIO | BytesLike, offset: int, size: int, *,
+               limit: int | None = None, dictionary: DictionaryLike = None) -> bytes:
     """The original bytes ``[offset, offset + size)`` of the gbpe file
     ``file`` (fewer past its end, as slicing gives): a path (str or
     PathLike), a seekable
@@ -373,8 +384,11 @@ def read_range(file, offset, size, *, limit=None, dictionary=None):
     return scan(file, check_limit(limit)).read(offset, size)
 
 
-def open(filename, mode="rb", *, format="gbpe", level=None, block_size=None, threads=1,
-         limit=None, encoding=None, errors=None, newline=None, max_length=None, dictionary=None):
+def open(filename: PathLike | BinaryIO, mode: str = "rb", *, format: str = "gbpe",
+         level: int | None = None, block_size: int | None = None, threads: int = 1,
+         limit: int | None = None, encoding: str | None = None, errors: str | None = None,
+         newline: str | None = None, max_length: int | None = None,
+         dictionary: DictionaryLike = None) -> "GageBPEFile | io.TextIOWrapper":
     """Open a compressed file in binary or text mode.
 
     Binary modes ("r", "rb", "w", "wb", "x", "xb", "a", "ab") return a

@@ -15,20 +15,23 @@ going to the smallest pair (a, b), until no pair occurs ``min_count`` times.
 Imports the private ``kernels.grammar``.
 """
 import numpy as np
+import numpy.typing as npt
+
+from ._types import BytesLike
 
 from .kernels.grammar import N_BYTES, Grammar, build, decoded_size, expand
 
 __all__ = ["Grammar", "encode", "decode"]
 
 
-def encode(data, *, min_count=2, max_merges=None):
+def encode(data: BytesLike, *, min_count: int = 2, max_merges: int | None = None) -> Grammar:
     """The greedy BPE grammar of ``data`` (bytes-like): merge while the top
     pair occurs at least ``min_count`` (>= 2) times, making at most
     ``max_merges`` merges (None: no limit)."""
     return build(data, min_count, max_merges)
 
 
-def decode(merges, ids):
+def decode(merges: npt.ArrayLike, ids: npt.ArrayLike) -> bytes:
     """The bytes of the grammar ``(merges, ids)`` over the byte alphabet.
     Raises ``GageBPEError`` if a merge or an id refers to a symbol not
     defined before it, or the expansion would pass 2^40 bytes."""

@@ -15,9 +15,13 @@ Imports ``_arguments``, ``_errors``, ``_inplace_bytes``,
 ``decoder.fast`` and ``format.gage1994``; and, when a dictionary is given,
 ``format.dictionary`` and ``decoder.records``.
 """
+from __future__ import annotations
+
 import warnings
 from collections import deque
+from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -27,6 +31,13 @@ from .. import _inplace_bytes
 from .._arguments import check_format, check_limit, check_threads
 from ..format.container import BlockHeader, End, Parser, Payload
 from .._errors import DEFAULT_LIMIT, OVER_LIMIT, TRUNCATED, GageBPEError
+from .._types import BytesLike
+
+if TYPE_CHECKING:
+    from ..format.dictionary import DictionaryLike
+
+# decompress_into's writable buffer, which it returns
+_Out = TypeVar("_Out", np.ndarray, bytearray, memoryview)
 
 PLAUSIBLE_EXPANSION = 1024  # runs expand further; they take the joining path
 
@@ -60,7 +71,7 @@ def _loading_decode_record(data, dictionary, limit):
 _DICTIONARY_MODULES, _DECODE_RECORD = None, _loading_decode_record
 
 
-def decode_block(payload):
+def decode_block(payload: Payload) -> np.ndarray:
     """The checked bytes of one block (a uint8 array)."""
     out = np.empty(payload.block.size, np.uint8)
     return _decode_into(payload, out)
@@ -87,31 +98,32 @@ class Decompressor:
     ``gagebpe.Dictionary`` or its bytes).
     """
 
-    def __init__(self, *, threads=1, limit=None, dictionary=None):
+    def __init__(self, *, threads: int = 1, limit: int | None = None,
+                 dictionary: DictionaryLike = None) -> None:
         self._threads = check_threads(threads)
         self._left = check_limit(limit)
         self._parser = Parser(_dictionaries(dictionary))
         self._executor = None
         # Input not yet consumed: the caller's buffer while a call reads it
         # in place, else a copy of what earlier calls left.
-        self._input = bytearray()
+        self._input: Any = bytearray()  # a bytearray, or a memoryview read in place
         self._input_pos = 0
         self._output = b""
         self._output_pos = 0
-        self._decoded = deque()  # blocks' output (or its Future), in order
+        self._decoded: deque = deque()  # blocks' output (or its Future), in order
         self.unused_data = b""
         self.needs_input = True
 
     @property
-    def eof(self):
+    def eof(self) -> bool:
         """The end of the stream was read and all its output returned."""
         return (self._parser.done and not self._decoded
                 and self._output_pos == len(self._output))
 
-    def decompress(self, data, max_length=-1):
+    def decompress(self, data: BytesLike, max_length: int = -1) -> bytes:
         if self.eof:
             raise EOFError("Already at end of stream")
-        with memoryview(data) as view, view.cast("B") as view:
+        with memoryview(data) as whole, whole.cast("B") as view:
             if self._input_pos == len(self._input):
                 self._input, self._input_pos = view, 0  # read in place
             else:
@@ -210,8 +222,9 @@ def _layout(data, limit, dictionaries=None):
             return blocks, total
 
 
-def decompress(data, *, threads=1, format="gbpe", limit=DEFAULT_LIMIT, max_length=None,
-               dictionary=None):
+def decompress(data: BytesLike, *, threads: int = 1, format: str = "gbpe",
+               limit: int | None = DEFAULT_LIMIT, max_length: int | None = None,
+               dictionary: DictionaryLike = None) -> bytes:
     """Decompress ``data``: one or more concatenated gagebpe streams, their
     blocks on ``threads`` threads (0: one per core); with
     ``format="gage1994"``, a file in Gage's 1994 format (never guessed:
@@ -283,13 +296,14 @@ def _decode_in_place(blocks, out, executor):
         pass
 
 
-def decompress_into(data, out, *, threads=1):
+def decompress_into(data: BytesLike, out: _Out, *, threads: int = 1) -> _Out:
     """Decompress ``data`` (one or more concatenated gagebpe streams) into
     ``out``, a writable C-contiguous buffer that must hold exactly the
     bytes the streams declare; returns ``out``.  The errors of
     ``decompress``, and ``GageBPEError`` if the sizes differ (raised before
     anything is decoded)."""
-    with memoryview(out) as target:
+    # numpy's stubs do not say that an array is a buffer
+    with memoryview(out) as target:  # type: ignore[arg-type]
         if target.readonly or not target.c_contiguous:
             raise ValueError("out must be a writable C-contiguous buffer")
         with target.cast("B") as flat:
@@ -315,7 +329,8 @@ def decompress_into(data, out, *, threads=1):
     return out
 
 
-def decompress_many(blobs, *, dictionary=None, limit=DEFAULT_LIMIT, threads=1):
+def decompress_many(blobs: Iterable[BytesLike], *, dictionary: DictionaryLike = None,
+                    limit: int | None = DEFAULT_LIMIT, threads: int = 1) -> list[bytes]:
     """``[decompress(blob, dictionary=dictionary) for blob in blobs]``,
     with the records coded by the dictionary (what ``compress_many``
     writes) read and decoded together, on up to ``threads`` threads;

@@ -11,7 +11,8 @@ Imports ``format.dictionary``, ``format.codings`` (``dictionary_ids``,
 ``kernels.dictionary``, ``kernels.huffman``, ``kernels.lz`` and
 ``kernels.primed_lz``.
 """
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -21,6 +22,7 @@ from ..format.codings.lz import first_prices
 from ..format.dictionary import LITERAL_SYMBOLS, Dictionary, code_lengths, merge_tables
 from ..kernels import (dictionary as _kernels, grammar as _grammar, huffman as _huffman,
                        lz as _lz, primed_lz as _primed)
+from .._types import BytesLike
 
 DEFAULT_SIZE = 112640  # zstd's default (110 KiB), so that sizes compare
 # A first guess of a dictionary's bytes per merge: its two halves of about
@@ -42,7 +44,18 @@ CONTENT_SHARES = (1 / 4, 1 / 2)
 FIT_PASSES = 2
 
 
-def train_dictionary(samples, size=DEFAULT_SIZE, *, tokenizer=None):
+class MergeSource(Protocol):
+    """What ``train_dictionary`` takes as a ``tokenizer``: a trained
+    ``gagebpe.tokenizers.ByteBPE``, or anything with its ranks and merges."""
+
+    @property
+    def merges(self) -> Sequence[tuple[int, int]]: ...
+
+    def mergeable_ranks(self) -> dict[bytes, int]: ...
+
+
+def train_dictionary(samples: Iterable[BytesLike], size: int = DEFAULT_SIZE, *,
+                     tokenizer: MergeSource | None = None) -> Dictionary:
     """The ``Dictionary`` of at most ``size`` bytes learned on ``samples``
     (bytes-like records, as the data to be compressed will come); the same
     samples always give the same dictionary.  With a ``tokenizer`` (a
@@ -84,10 +97,10 @@ class Trial(NamedTuple):
     ones, the last quarter, are coded (none where there are too few samples
     to tell); and the samples before the held ones, ``earlier``."""
     smoothing: float
-    merges: np.ndarray = None
-    fit: np.ndarray = None  # the fit samples' token counts
-    held: list = ()
-    earlier: list = ()
+    merges: np.ndarray | None = None
+    fit: np.ndarray | None = None  # the fit samples' token counts
+    held: Sequence[bytes] = ()
+    earlier: Sequence[bytes] = ()
 
     def probe(self, share):
         """The dictionary of the first ``share`` of the merges, its code fitted

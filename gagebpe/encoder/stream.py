@@ -6,13 +6,21 @@ them, on threads if asked.
 Imports ``_arguments``, ``encoder.levels``, ``encoder.block``,
 ``encoder.small``, ``format.container`` and ``format.gage1994``.
 """
+from __future__ import annotations
+
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
 from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, STORED
 from .._arguments import check_format, check_threads
 from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, settings
+from .._types import BytesLike
+
+if TYPE_CHECKING:
+    from ..format.dictionary import DictionaryLike
 
 
 def _check_block_size(block_size):
@@ -93,27 +101,28 @@ class Compressor:
     it, as ``compress``'s does.
     """
 
-    def __init__(self, level=None, *, block_size=None, threads=1, dictionary=None):
-        level = settings(level)
-        self._block_size = _check_block_size(block_size or level.block_size)
-        self._coder = _BlockCoder(level, check_threads(threads), _one(dictionary))
+    def __init__(self, level: int | None = None, *, block_size: int | None = None,
+                 threads: int = 1, dictionary: DictionaryLike = None) -> None:
+        chosen = settings(level)
+        self._block_size = _check_block_size(block_size or chosen.block_size)
+        self._coder = _BlockCoder(chosen, check_threads(threads), _one(dictionary))
         self._pending = bytearray()
-        self._index = []
+        self._index: list[tuple[int, int]] = []
         self._started = False
         self._finished = False
 
     @property
-    def block_size(self):
+    def block_size(self) -> int:
         return self._block_size
 
     @property
-    def threads(self):
+    def threads(self) -> int:
         return self._coder.threads
 
-    def compress(self, data):
+    def compress(self, data: BytesLike) -> bytes:
         if self._finished:
             raise ValueError("Compressor has been flushed")
-        views = []
+        views: list[bytearray | memoryview] = []
         with memoryview(data) as view, view.cast("B") as data:
             if self._pending and len(data):  # fill the block begun by earlier calls
                 take = min(len(data), self._block_size - len(self._pending))
@@ -132,7 +141,7 @@ class Compressor:
             self._pending += data[full:]
             return b"".join(self._blocks(views)) if views else b""
 
-    def flush(self):
+    def flush(self) -> bytes:
         if self._finished:
             raise ValueError("Repeated call to flush()")
         self._finished = True
@@ -174,7 +183,8 @@ def _id(dictionary):
     return None if dictionary is None else dictionary.id
 
 
-def compress(data, level=None, *, block_size=None, threads=1, format="gbpe", dictionary=None):
+def compress(data: BytesLike, level: int | None = None, *, block_size: int | None = None,
+             threads: int = 1, format: str = "gbpe", dictionary: DictionaryLike = None) -> bytes:
     """Compress ``data`` (bytes-like) into one gagebpe stream, its blocks on
     ``threads`` threads (0: one per core); data that makes one block or
     none takes the single layout.
@@ -186,9 +196,9 @@ def compress(data, level=None, *, block_size=None, threads=1, format="gbpe", dic
         if level is not None or block_size is not None or dictionary is not None:
             raise ValueError("the gage1994 format has no level, block size or dictionary")
         return _gage1994_stream.compress(data)
-    level = settings(level)
-    block_size = _check_block_size(block_size or level.block_size)
-    coder = _BlockCoder(level, check_threads(threads), _one(dictionary))
+    chosen = settings(level)
+    block_size = _check_block_size(block_size or chosen.block_size)
+    coder = _BlockCoder(chosen, check_threads(threads), _one(dictionary))
     with memoryview(data) as view, view.cast("B") as data:
         # Every block, the last one too, in one batch: threads share them all.
         views = [data[i:i + block_size] for i in range(0, len(data), block_size)]
@@ -240,20 +250,21 @@ def _records(records, dictionary):
     return blocks
 
 
-def compress_many(records, level=None, *, dictionary=None):
+def compress_many(records: Iterable[BytesLike], level: int | None = None, *,
+                  dictionary: DictionaryLike = None) -> list[bytes]:
     """``[compress(record, level, dictionary=dictionary) for record in
     records]``, each record its own stream, with the records of up to
     DICTIONARY_ALONE bytes coded together in one kernel call when a
     dictionary is given."""
     if dictionary is None:
         return [compress(record, level) for record in records]
-    dictionary = _one(dictionary)
-    records = [bytes(record) for record in records]
-    small = [i for i, r in enumerate(records) if 0 < len(r) <= DICTIONARY_ALONE]
-    out = [None] * len(records)
-    for i, block in zip(small, _records([records[i] for i in small], dictionary)):
-        out[i] = _container.single_stream(block, dictionary.id)
-    for i, record in enumerate(records):
+    chosen = _one(dictionary)
+    whole = [bytes(record) for record in records]
+    small = [i for i, r in enumerate(whole) if 0 < len(r) <= DICTIONARY_ALONE]
+    out: list = [None] * len(whole)
+    for i, block in zip(small, _records([whole[i] for i in small], chosen)):
+        out[i] = _container.single_stream(block, chosen.id)
+    for i, record in enumerate(whole):
         if out[i] is None:
-            out[i] = compress(record, level, dictionary=dictionary)
+            out[i] = compress(record, level, dictionary=chosen)
     return out

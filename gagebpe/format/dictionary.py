@@ -22,8 +22,10 @@ Imports ``_errors``, ``format.container`` and the kernels ``kernels.bits``,
 """
 import functools
 import struct
+from typing import Union
 
 import numpy as np
+import numpy.typing as npt
 
 from .._errors import UNDEFINED_MERGE, GageBPEError
 from ..kernels import (bits as _bits, coded_sequence as _coded_sequence,
@@ -61,7 +63,8 @@ class Dictionary:
     ``Dictionary.from_bytes`` reads one back, refusing a damaged one with
     ``GageBPEError``.  Build one with ``gagebpe.train_dictionary``."""
 
-    def __init__(self, merges, lengths, content=b"", lz_lengths=None):
+    def __init__(self, merges: npt.ArrayLike, lengths: npt.ArrayLike, content: bytes = b"",
+                 lz_lengths: npt.ArrayLike | None = None) -> None:
         self.merges = np.ascontiguousarray(merges, np.int32).reshape(-1, 2)
         self.lengths = np.ascontiguousarray(lengths, np.uint8)
         # Raw content for records' copies (revision 1), and the lengths of
@@ -74,9 +77,9 @@ class Dictionary:
         # The first bytes of a single stream naming it, as its readers match them.
         self.head = np.frombuffer(_container.single_stream(None, self.id)[:-1], np.uint8)
         self.size_at = len(self.head) + 1  # where a record's size is (decoder.records)
-        self._encoding = None
+        self._encoding: tuple | None = None
 
-    def with_content(self, content, lz_lengths):
+    def with_content(self, content: bytes, lz_lengths: npt.ArrayLike) -> "Dictionary":
         """This dictionary with ``content`` (1 to MAX_CONTENT bytes) and its
         codes' ``lz_lengths`` (LZ_SYMBOLS of them, as docs/FORMAT.md section
         10 says); ValueError for others."""
@@ -93,7 +96,8 @@ class Dictionary:
         return Dictionary(self.merges, self.lengths, content, lz_lengths)
 
     @classmethod
-    def from_counts(cls, merges, counts, smoothing=1):
+    def from_counts(cls, merges: npt.ArrayLike, counts: npt.ArrayLike,
+                    smoothing: float = 1) -> "Dictionary":
         """The dictionary of ``merges`` whose code fits how often each symbol
         was a token (``counts``), each counted ``smoothing`` more (a
         multiple of 1/2; docs/DESIGN.md, "Dictionaries"): every byte value
@@ -102,7 +106,7 @@ class Dictionary:
         return cls(merges, code_lengths(merges, counts, smoothing))
 
     @classmethod
-    def from_bytes(cls, data):
+    def from_bytes(cls, data: bytes | bytearray | memoryview) -> "Dictionary":
         """The dictionary ``bytes(d)`` gave, checked throughout."""
         data = bytes(data)
         if len(data) < HEAD.size + ID.size:
@@ -146,16 +150,16 @@ class Dictionary:
         dictionary.decoder  # built now: its phrases must fit
         return dictionary
 
-    def __bytes__(self):
+    def __bytes__(self) -> bytes:
         return self._bytes
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._bytes)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Dictionary) and other._bytes == self._bytes
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._bytes)
 
     def __reduce__(self):
@@ -163,12 +167,12 @@ class Dictionary:
         # lands (an address, ``decoder_address``, means nothing elsewhere).
         return Dictionary.from_bytes, (self._bytes,)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         content = f", {len(self.content)} of content" if self.content else ""
         return (f"<gagebpe.Dictionary {self.id:#010x}: {len(self.merges)} merges{content}, "
                 f"{len(self)} bytes>")
 
-    def encoding(self):
+    def encoding(self) -> tuple:
         """The tables records are coded with (built once)."""
         if self._encoding is None:
             self._encoding = (*merge_tables(self.merges), self.merges,
@@ -177,14 +181,14 @@ class Dictionary:
                               *_kernels.parse_tables(self.merges, self.lengths, MAX_PHRASES))
         return self._encoding
 
-    def lz_encoding(self):
+    def lz_encoding(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(content, literal/length code lengths, distance code lengths)``
         of DICTIONARY_LZ records (the content a uint8 array)."""
         return (np.frombuffer(self.content, np.uint8), self.lz_lengths[:LITERAL_SYMBOLS],
                 self.lz_lengths[LITERAL_SYMBOLS:])
 
     @functools.cached_property
-    def decoder(self):
+    def decoder(self) -> np.ndarray:
         """The tables records are decoded with, and the head of their
         streams, as one array (``kernels.dictionary.decoder``; built at the
         first use, then an attribute like any other, read on every record);
@@ -200,7 +204,7 @@ class Dictionary:
         return _kernels.decoder(self.head, table, phrases, literal, distance, content)
 
     @functools.cached_property
-    def decoder_address(self):
+    def decoder_address(self) -> int:
         """Where ``decoder``'s first word lies, as one record's kernel takes
         it (``kernels.unaligned.int64s_at``); the array it points to is kept
         with it, so that it lives as long as this dictionary even if
@@ -264,6 +268,11 @@ def _serialize(merges, lengths, content, lz_lengths):
         body += SIZE.pack(len(content)) + content + SIZE.pack(len(section)) + section
     body += _coded_sequence.lengths_section(lengths)
     return body + ID.pack(block_check(body))
+
+
+# A dictionary as every entry point takes it: a ``Dictionary``, its bytes,
+# or None for none.
+DictionaryLike = Union[Dictionary, bytes, bytearray, memoryview, None]
 
 
 def given(dictionary):

@@ -12,6 +12,7 @@ Imports ``_errors`` and the kernels ``kernels.gage1994``.
 import numpy as np
 
 from ..kernels import gage1994 as _gage1994
+from .._types import BytesLike
 from .._errors import DECODE_CEILING, DEFAULT_LIMIT, TRUNCATED, GageBPEError
 
 SUFFIX = ".bpe"
@@ -32,14 +33,14 @@ def _array(data):
     return np.frombuffer(memoryview(data).cast("B"), np.uint8)
 
 
-def compress(data):
+def compress(data: BytesLike) -> bytes:
     """``data`` (bytes-like) in the 1994 format: what the 1994 program
     writes, byte for byte."""
     out, _ = _gage1994.compress(_array(data), True)
     return out.tobytes()
 
 
-def decompress(data, limit=DEFAULT_LIMIT):
+def decompress(data: BytesLike, limit: int | None = DEFAULT_LIMIT) -> bytes:
     """The bytes of a 1994-format file.  Malformed data raises
     ``GageBPEError`` (``EOFError`` if it is cut short), each block checked
     before it is expanded; more than ``limit`` bytes of output (None: no
@@ -55,13 +56,13 @@ class Compressor:
     """Incremental ``compress``: ``compress(data)`` returns the blocks that
     are complete, ``flush()`` the rest; at most one block's input waits."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._pending = b""
 
-    def compress(self, data):
+    def compress(self, data: BytesLike) -> bytes:
         return self._run(bytes(data), False)
 
-    def flush(self):
+    def flush(self) -> bytes:
         return self._run(b"", True)
 
     def _run(self, data, final):
@@ -79,7 +80,7 @@ class Decompressor:
     block boundary and all its output was returned.  Output over ``limit``
     bytes in all (None: no limit) raises ``GageBPEError``."""
 
-    def __init__(self, *, limit=None):
+    def __init__(self, *, limit: int | None = None) -> None:
         self._pending = b""
         self._left = DECODE_CEILING if limit is None else min(limit, DECODE_CEILING)
         self._output = b""
@@ -88,10 +89,10 @@ class Decompressor:
         self.needs_input = True
 
     @property
-    def eof(self):
+    def eof(self) -> bool:
         return not self._pending and self._output_pos == len(self._output)
 
-    def decompress(self, data, max_length=-1):
+    def decompress(self, data: BytesLike, max_length: int = -1) -> bytes:
         if self._output_pos == len(self._output):
             self._expand(bytes(data), max_length)
         else:
@@ -118,7 +119,7 @@ class Decompressor:
 
     _cut_short = False
 
-    def flush(self):
+    def flush(self) -> bytes:
         """Check that the input ended where a block ends: ``EOFError`` if it
         ended inside one."""
         if self._pending and not self.needs_input:

@@ -25,10 +25,13 @@ import functools
 import os
 import re
 import struct
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TextIO
 
 import numpy as np
 
 from .. import _threads
+from .._types import Specials, StrPath, TrainingText
 from ..kernels import rank_merge as _rank_merge
 from .kernels import (byte_vocab as _byte_vocab, distinct as _distinct,
                       word_merges as _word_merges)
@@ -52,7 +55,7 @@ class DisallowedSpecialError(TokenizerError):
     rule: every special token is disallowed unless ``allowed_special``
     names it, or ``disallowed_special`` is given)."""
 
-    def __init__(self, token):
+    def __init__(self, token: str) -> None:
         super().__init__(
             f"Encountered text corresponding to disallowed special token {token!r}.\n"
             f"If you want this text to be encoded as a special token, pass it to "
@@ -86,8 +89,10 @@ class ByteBPE:
     that is not a single byte, in rank order) is kept when known.
     """
 
-    def __init__(self, tokens, *, pattern="gpt4", special_tokens=None, merges=None,
-                 name=None):
+    def __init__(self, tokens: Iterable[bytes], *, pattern: str | None = "gpt4",
+                 special_tokens: Mapping[str, int] | None = None,
+                 merges: Iterable[tuple[int, int]] | None = None,
+                 name: str | None = None) -> None:
         self._tokens = [bytes(t) for t in tokens]
         self._splitter = _patterns.Splitter(pattern)
         self.pattern = self._splitter.pattern
@@ -132,15 +137,15 @@ class ByteBPE:
     # -- what it holds ----------------------------------------------------------------
 
     @property
-    def special_tokens_set(self):
+    def special_tokens_set(self) -> frozenset[str]:
         return frozenset(self.special_tokens)
 
-    def mergeable_ranks(self):
+    def mergeable_ranks(self) -> dict[bytes, int]:
         """token bytes -> rank, as tiktoken's ``mergeable_ranks``."""
         return {t: r for r, t in enumerate(self._tokens)}
 
     @property
-    def merges(self):
+    def merges(self) -> list[tuple[int, int]]:
         """``[(left id, right id), ...]``: the merge that made each token
         past the single bytes, in rank order (recovered from the ranks for
         vocabularies loaded without them)."""
@@ -181,15 +186,16 @@ class ByteBPE:
 
     # -- encoding ------------------------------------------------------------------------
 
-    def encode_ordinary(self, text, *, as_numpy=False):
+    def encode_ordinary(self, text: str, *, as_numpy: bool = False) -> list[int] | np.ndarray:
         """The ids of ``text`` (a list of ints; with ``as_numpy``, a uint32
         array), special tokens taken as ordinary text."""
         if as_numpy:
             return self._encode_segments([text])[0].astype(np.uint32)
         return self._encode_group([text], None, None)[0]
 
-    def encode(self, text, *, allowed_special=frozenset(), disallowed_special="all",
-               as_numpy=False):
+    def encode(self, text: str, *, allowed_special: Specials = frozenset(),
+               disallowed_special: Specials = "all",
+               as_numpy: bool = False) -> list[int] | np.ndarray:
         """The ids of ``text``, as tiktoken's ``encode``: an allowed special
         token (``allowed_special``: a set, or "all") in the text becomes its
         id; a disallowed one (``disallowed_special``: "all", the default,
@@ -200,8 +206,9 @@ class ByteBPE:
                                                              disallowed_special))[0]
         return np.array(ids, np.uint32) if as_numpy else ids
 
-    def encode_batch(self, texts, *, threads=0, allowed_special=frozenset(),
-                     disallowed_special="all"):
+    def encode_batch(self, texts: Sequence[str], *, threads: int = 0,
+                     allowed_special: Specials = frozenset(),
+                     disallowed_special: Specials = "all") -> list[list[int]]:
         """``encode`` of each text, on ``threads`` threads (0: one per
         core).  The threads encode runs of texts, each run in one kernel
         call that holds no lock (each distinct chunk once)."""
@@ -330,13 +337,17 @@ class ByteBPE:
         return _byte_vocab.encode_spans(buf, np.concatenate(starts), np.concatenate(ends),
                                         np.array(chunk_starts, np.int64), *self._vocab)
 
-    def encode_file(self, fp, *, allowed_special=frozenset(), disallowed_special="all",
-                    progress=None):
+    def encode_file(self, fp: TextIO, *, allowed_special: Specials = frozenset(),
+                    disallowed_special: Specials = "all",
+                    progress: Callable[[int], object] | None = None) -> Iterator[list[int]]:
         """The ids of the text file ``fp``, a list per piece read: together
         ``encode(fp.read(), ...)``, without holding the whole text.
         ``progress(n)``, if given, is told the characters read."""
-        encode = functools.partial(self.encode, allowed_special=allowed_special,
-                                   disallowed_special=disallowed_special)
+        rule = self._special_rule(allowed_special, disallowed_special)
+
+        def encode(text: str) -> list[int]:
+            return self._encode_group([text], *rule)[0]
+
         if any("\n" in token for token in self.special_tokens):
             yield encode(fp.read())  # a cut could split one
             return
@@ -347,7 +358,7 @@ class ByteBPE:
 
     # -- decoding ------------------------------------------------------------------------
 
-    def decode_bytes(self, ids):
+    def decode_bytes(self, ids: Iterable[int] | np.ndarray) -> bytes:
         """The bytes of ``ids`` (ints, or an integer array);
         ``TokenizerError`` for an id that is no token, ``TypeError`` for
         one that is not an integer."""
@@ -383,14 +394,16 @@ class ByteBPE:
         out, bad = _byte_vocab.decode(ids, self._all_flat, self._all_offsets, self._valid)
         return (out.tobytes(), bad) if bad < 0 else (None, bad)
 
-    def decode(self, ids, errors="replace"):
+    def decode(self, ids: Iterable[int] | np.ndarray, errors: str = "replace") -> str:
         return self.decode_bytes(ids).decode("utf-8", errors)
 
     # -- training ------------------------------------------------------------------------
 
     @classmethod
-    def train(cls, data, vocab_size, *, pattern="gpt4", special_tokens=None, min_frequency=2,
-              ties="first", progress=None):
+    def train(cls, data: TrainingText, vocab_size: int, *, pattern: str | None = "gpt4",
+              special_tokens: Iterable[str] | Mapping[str, int] | None = None,
+              min_frequency: int = 2, ties: str = "first",
+              progress: Callable[[int], object] | None = None) -> "ByteBPE":
         """Learn a vocabulary of ``vocab_size`` tokens (the 256 bytes and
         ``vocab_size - 256`` merges; fewer if no pair occurs
         ``min_frequency`` times) from ``data``: a str, a text file, or an
@@ -408,7 +421,8 @@ class ByteBPE:
                                 min_frequency=min_frequency, ties=ties)
 
     @staticmethod
-    def count(data, *, pattern="gpt4", progress=None):
+    def count(data: TrainingText, *, pattern: str | None = "gpt4",
+              progress: Callable[[int], object] | None = None) -> dict[bytes, int]:
         """What training learns from: a dict of each chunk of ``data`` (as
         ``train`` takes it) split by ``pattern``, as UTF-8 bytes, to its
         count, in order of first occurrence.  Counts of the parts of a
@@ -417,8 +431,10 @@ class ByteBPE:
         return _count_chunks(_patterns.Splitter(pattern), data, progress)
 
     @classmethod
-    def train_counts(cls, counts, vocab_size, *, pattern="gpt4", special_tokens=None,
-                     min_frequency=2, ties="first"):
+    def train_counts(cls, counts: Mapping[bytes, int], vocab_size: int, *,
+                     pattern: str | None = "gpt4",
+                     special_tokens: Iterable[str] | Mapping[str, int] | None = None,
+                     min_frequency: int = 2, ties: str = "first") -> "ByteBPE":
         """``train`` from chunk counts made by ``count`` with the same
         ``pattern`` (which the tokenizer keeps for encoding)."""
         _check_training(vocab_size, min_frequency, ties)
@@ -449,7 +465,9 @@ class ByteBPE:
     # -- files --------------------------------------------------------------------------
 
     @classmethod
-    def from_tiktoken(cls, path, *, pattern, special_tokens=None, name=None):
+    def from_tiktoken(cls, path: StrPath, *, pattern: str | None,
+                      special_tokens: Mapping[str, int] | None = None,
+                      name: str | None = None) -> "ByteBPE":
         """A tokenizer of a tiktoken rank file (``base64(token) rank`` lines),
         with the pattern and special tokens it goes with (the file has
         neither): for cl100k_base, ``pattern="cl100k"`` and, for instance,
@@ -457,14 +475,15 @@ class ByteBPE:
         return cls(_byte_files.read_tiktoken(path), pattern=pattern,
                    special_tokens=special_tokens, name=name)
 
-    def save_tiktoken(self, path):
+    def save_tiktoken(self, path: StrPath) -> None:
         """Write the ranks as a tiktoken rank file (not the pattern or the
         special tokens: the format has no place for them)."""
         with open(path, "w", encoding="ascii", newline="\n") as f:
             f.write(_byte_files.format_tiktoken(self._tokens))
 
     @classmethod
-    def from_gpt2(cls, encoder_json, vocab_bpe, *, name="gpt2"):
+    def from_gpt2(cls, encoder_json: StrPath, vocab_bpe: StrPath, *,
+                  name: str = "gpt2") -> "ByteBPE":
         """GPT-2's tokenizer from its ``encoder.json`` and ``vocab.bpe``:
         the ranks the merges give, checked against the encoder's ids, the
         GPT-2 pattern, and the encoder's special tokens."""
@@ -472,20 +491,20 @@ class ByteBPE:
         return cls(tokens, pattern="gpt2", special_tokens=special, name=name)
 
     @classmethod
-    def from_hf(cls, path, *, name=None):
+    def from_hf(cls, path: StrPath, *, name: str | None = None) -> "ByteBPE":
         """A tokenizer of a Hugging Face ``tokenizer.json`` with a byte-level
         BPE model (its ids are taken as ranks)."""
         tokens, merges, pattern, special = _byte_files.read_hf(path)
         return cls(tokens, pattern=pattern, special_tokens=special, merges=merges or None,
                    name=name)
 
-    def save_hf(self, path):
+    def save_hf(self, path: StrPath) -> None:
         """Write a Hugging Face ``tokenizer.json`` that encodes as this one."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(_byte_files.format_hf(self._tokens, self.merges, self.pattern,
                                           self.special_tokens))
 
-    def save(self, path):
+    def save(self, path: StrPath) -> None:
         """Write gagebpe's own file: tokens in rank order, the merges that
         made them, the pattern and the special tokens."""
         with open(path, "w", encoding="utf-8") as f:
@@ -493,7 +512,7 @@ class ByteBPE:
                                            self.special_tokens))
 
     @classmethod
-    def load(cls, path, *, name=None):
+    def load(cls, path: StrPath, *, name: str | None = None) -> "ByteBPE":
         tokens, merges, pattern, special = _byte_files.read_own(path)
         return cls(tokens, pattern=pattern, special_tokens=special, merges=merges, name=name)
 

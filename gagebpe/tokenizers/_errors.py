@@ -14,7 +14,7 @@ class UnknownCharacterError(TokenizerError):
     (and no ``<unk>`` token or byte fallback was declared).  ``character``
     and ``position`` (its index in the text) say which."""
 
-    def __init__(self, character, position):
+    def __init__(self, character: str, position: int) -> None:
         super().__init__(f"character {character!r} at position {position} is not in "
                          "the vocabulary (declare unk_token= or byte_fallback=True)")
         self.character = character

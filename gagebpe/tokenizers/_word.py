@@ -24,12 +24,15 @@ kernels ``tokenizers.kernels.word_merges`` and ``kernels.rank_merge``, and ``_wo
 """
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
 from ..kernels import rank_merge as _rank_merge
 from .kernels import distinct as _distinct, word_merges as _word_merges, word_text as _word_text
 from ._errors import TokenizerError, UnknownCharacterError
+from .._types import StrPath, TrainingText
 from . import _codes, _words
 
 END = "</w>"
@@ -121,8 +124,10 @@ class WordBPE:
     character outside the vocabulary.
     """
 
-    def __init__(self, merges, *, version="0.1", frequencies=None, alphabet=None,
-                 unk_token=None, byte_fallback=False):
+    def __init__(self, merges: Iterable[tuple[str, str]], *, version: str = "0.1",
+                 frequencies: Iterable[int] | None = None,
+                 alphabet: Iterable[str] | None = None, unk_token: str | None = None,
+                 byte_fallback: bool = False) -> None:
         if version not in _codes.VERSIONS:
             raise ValueError(f"version must be one of {_codes.VERSIONS}, not {version!r}")
         self.merges = [(str(left), str(right)) for left, right in merges]
@@ -138,11 +143,11 @@ class WordBPE:
         self.tokens = list(self.vocab)  # by id
         self._table = self._merge_table()
         self._key_ids = self._alphabet_keys()
-        self._cache = {}  # word -> its tokens' ids
-        self._rendered = {}  # separator -> {word: how apply writes it}
+        self._cache: dict[str, list[int]] = {}  # word -> its tokens' ids
+        self._rendered: dict[str, dict[str, str]] = {}  # separator -> {word: how apply writes it}
         # Units outside the vocabulary get ids past it, as they are met.
-        self._unknown = {}  # unit -> id
-        self._unknown_units = {}  # id -> unit
+        self._unknown: dict[str, int] = {}  # unit -> id
+        self._unknown_units: dict[int, str] = {}  # id -> unit
 
     # -- the vocabulary ------------------------------------------------------------
 
@@ -184,8 +189,9 @@ class WordBPE:
     # -- training ------------------------------------------------------------------
 
     @classmethod
-    def train(cls, text, num_merges, *, min_frequency=2, ties="first", unk_token=None,
-              byte_fallback=False, progress=None):
+    def train(cls, text: TrainingText, num_merges: int, *, min_frequency: int = 2,
+              ties: str = "first", unk_token: str | None = None, byte_fallback: bool = False,
+              progress: Callable[[int], object] | None = None) -> "WordBPE":
         """Learn up to ``num_merges`` merges from ``text`` (a str, a text
         file, or an iterable of str pieces that end at word boundaries, such
         as lines),
@@ -200,7 +206,8 @@ class WordBPE:
                                 byte_fallback=byte_fallback)
 
     @staticmethod
-    def count(text, *, ties="first", progress=None):
+    def count(text: TrainingText, *, ties: str = "first",
+              progress: Callable[[int], object] | None = None) -> dict[str, int]:
         """What training learns from: a dict of each word of ``text`` (as
         ``train`` takes it, split as ``ties``' convention splits) to its
         count, in order of first occurrence.  Counts of the parts of a
@@ -210,8 +217,9 @@ class WordBPE:
         return dict(_words.count(text, CONVENTIONS[TIES[ties]], progress))
 
     @classmethod
-    def train_counts(cls, counts, num_merges, *, min_frequency=2, ties="first",
-                     unk_token=None, byte_fallback=False):
+    def train_counts(cls, counts: Mapping[str, int], num_merges: int, *,
+                     min_frequency: int = 2, ties: str = "first",
+                     unk_token: str | None = None, byte_fallback: bool = False) -> "WordBPE":
         """``train`` from word counts made by ``count`` with the same ``ties``."""
         _check_training(num_merges, min_frequency, ties)
         version = TIES[ties]
@@ -299,11 +307,11 @@ class WordBPE:
         tokens = self.tokens
         return [tokens[i] if i < len(tokens) else self._unknown_units[i] for i in ids]
 
-    def encode_word(self, word):
+    def encode_word(self, word: str) -> list[str]:
         """The tokens of one word (strings; the last carries ``</w>``)."""
         return self._strings(self._encode_words([word])[0])
 
-    def encode(self, text):
+    def encode(self, text: str) -> list[str]:
         """The tokens (strings) of the words of ``text``, split on
         whitespace; a character outside the vocabulary stays a token of its
         own."""
@@ -312,7 +320,7 @@ class WordBPE:
             out += self._strings(ids)
         return out
 
-    def encode_ids(self, text):
+    def encode_ids(self, text: str) -> list[int]:
         """The token ids of the words of ``text``, split on whitespace.  A
         character outside the vocabulary becomes the ``unk_token``'s id if
         one was declared, else its UTF-8 bytes' pieces (``<0x67>``) with
@@ -345,7 +353,7 @@ class WordBPE:
             position = word.end() - 1
         raise UnknownCharacterError(character, position)
 
-    def apply(self, text, separator="@@"):
+    def apply(self, text: str, separator: str = "@@") -> str:
         """``text`` segmented as ``subword-nmt apply-bpe`` writes it: each
         line (ending at ``\\n``) has its words (split on spaces) joined by
         single spaces, every subword but a word's last followed by
@@ -415,7 +423,7 @@ class WordBPE:
 
     # -- the article's step-through --------------------------------------------
 
-    def trace(self, text):
+    def trace(self, text: str) -> str:
         """The step-through the article shows, as text: each merge as it was
         learned (``Merge 1: ('e', 'r') -> er (freq: 9)``), then for each
         distinct word of ``text`` its tokens after every merge that changed
@@ -439,29 +447,29 @@ class WordBPE:
 
     # -- files ------------------------------------------------------------------------
 
-    def codes(self):
+    def codes(self) -> str:
         """The merges as the text of a subword-nmt codes file."""
         return _codes.format_codes(self.merges, self.version)
 
-    def save_codes(self, path):
+    def save_codes(self, path: StrPath) -> None:
         """Write the merges as a subword-nmt codes file (UTF-8)."""
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(self.codes())
 
     @classmethod
-    def load_codes(cls, path, **options):
+    def load_codes(cls, path: StrPath, **options: Any) -> "WordBPE":
         """A tokenizer of the merges in a subword-nmt codes file (its
         version from its header).  ``TokenizerError`` names a malformed line."""
         with open(path, encoding="utf-8", newline="") as f:
             return cls.load_codes_text(f.read(), str(path), **options)
 
     @classmethod
-    def load_codes_text(cls, text, name="codes", **options):
+    def load_codes_text(cls, text: str, name: str = "codes", **options: Any) -> "WordBPE":
         """``load_codes`` of a codes file's text."""
         merges, version = _codes.parse_codes(text, name)
         return cls(merges, version=version, **options)
 
-    def save(self, path):
+    def save(self, path: StrPath) -> None:
         """Write the whole tokenizer (merges, counts, alphabet, settings) as
         gagebpe's JSON: unlike a codes file, it keeps the alphabet, so ids
         are the same after loading."""
@@ -472,7 +480,7 @@ class WordBPE:
             json.dump(model, f, ensure_ascii=False, indent=0)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: StrPath) -> "WordBPE":
         with open(path, encoding="utf-8") as f:
             try:
                 model = json.load(f)

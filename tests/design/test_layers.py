@@ -10,7 +10,7 @@ PUBLIC = {"gagebpe", "gagebpe.__main__", "gagebpe.cli", "gagebpe.dask", "gagebpe
           "gagebpe.precompile", "gagebpe.sample", "gagebpe.zarr", "gagebpe.tokenizers",
           "gagebpe.tokenizers.__main__", "gagebpe.tokenizers.cli"}
 HELPERS = {"gagebpe._errors", "gagebpe._jit", "gagebpe._version", "gagebpe._arguments",
-           "gagebpe._inplace_bytes", "gagebpe._output", "gagebpe._threads"}
+           "gagebpe._inplace_bytes", "gagebpe._output", "gagebpe._threads", "gagebpe._types"}
 # Each layer's folders, and what it may import besides itself and HELPERS.
 # ``format`` is the format, ``format.codings`` one module per coding below
 # it: no coding reaches back into the container or the decoders.  The
