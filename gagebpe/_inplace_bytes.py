@@ -6,8 +6,11 @@ make a bytes object with its contents not yet written
 (``PyBytes_FromStringAndSize(NULL, n)``), for its maker to fill before
 anyone else sees it: that is how zlib and other C extensions build their
 output.  ``allocate`` makes one through ctypes and hands out its storage
-as a NumPy array; elsewhere it falls back to a bytearray, copied at the
-end.
+as a NumPy array (``storage``); elsewhere it falls back to a bytearray,
+copied at the end.  A kernel reaches the storage of a bytes object the
+same way through ``kernels.unaligned.fill``, an intrinsic, whose plain
+Python form is ``storage``: ``bytes(n)`` for n > 1 is a new object that
+nobody else has seen, so a record decoder fills it in place.
 
 Imports nothing of gagebpe's.
 """
@@ -46,7 +49,14 @@ def allocate(n):
         owner = bytearray(n)
         return owner, np.frombuffer(owner, np.uint8)
     owner = _new_bytes(None, n)
-    return owner, np.asarray(_Storage(owner))
+    return owner, storage(owner)
+
+
+def storage(fresh):
+    """The storage of the bytes object ``fresh`` as a writable uint8 array,
+    which keeps ``fresh`` alive.  Only for a bytes object its maker is
+    still filling, before anyone else sees it."""
+    return np.asarray(_Storage(fresh))
 
 
 def finish(owner):

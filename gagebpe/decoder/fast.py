@@ -9,8 +9,8 @@ CONTEXT, CONTEXT_LONG, LZ, LZ_PARTS, MIXED or MIXED_PRIMED block, a
 FOLDED block over one of the four grammar codings, or a REPEATS block
 over STORED, FOLDED or one of those -- through one call of its coding's kernel, which
 makes every check the general reader makes, the block check included.
-It reads the layout with the container's constants and its varint reader,
-compiled (``container.varint_at``).  Anything else, and every input that
+It reads the layout with the container's constants and the format's one
+varint reader, compiled (``kernels.varint``).  Anything else, and every input that
 fails a check, it declines: the caller then takes the general path, which
 raises the error.  So it never returns bytes the general path would not,
 and errors keep one source.
@@ -27,12 +27,14 @@ import numpy as np
 from .. import _inplace_bytes
 from .._jit import PURE_PYTHON, njit
 from ..kernels import case as _case, lz as _lz, mixing as _mixing, repeats as _repeats
+from ..kernels import varint as _varint
 from ..kernels.coded_sequence import u32
+from ..plain.varint import varint_at
 from ..kernels.xxh64 import xxh64
 from ..format.codings import (context as _coding_context, folded as _coding_folded,
                       mixed as _coding_mixed, repeats as _coding_repeats,
                       sorted_rules as _coding_sorted)
-from ..format.container import MAGIC, MAX_BLOCK_SIZE, SINGLE_AT, varint_at
+from ..format.container import MAGIC, MAX_BLOCK_SIZE, SINGLE_AT
 from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FOLDED, LZ, LZ_PARTS, MIXED,
                                        MIXED_PRIMED, REPEATS, SORTED, SORTED_LONG, STORED)
 
@@ -45,7 +47,6 @@ _REPEATS_HEAD = _coding_repeats.HEAD.size
 _BITMAP = 32  # bytes of a bitmap of byte values
 _MAGIC = np.frombuffer(MAGIC, np.uint8)
 _SINGLE = MAGIC + b"\0"  # a single stream's first bytes: no dictionary
-_varint = njit(cache=True, nogil=True)(varint_at)
 
 
 @njit(cache=True, nogil=True)
@@ -64,12 +65,12 @@ def _framed(data, size):
     if data[SINGLE_AT - 1] != 0:  # the block layout, a dictionary, a revision
         return no
     coding = np.int64(data[SINGLE_AT])
-    declared, at = _varint(data, SINGLE_AT + 1)
+    declared, at = _varint.varint_at(data, SINGLE_AT + 1)
     if declared != size:
         return no
     payload_size = size
     if coding != STORED:
-        payload_size, at = _varint(data, at)
+        payload_size, at = _varint.varint_at(data, at)
         if payload_size < 0 or payload_size > size:
             return no
     if n != at + 4 + payload_size:
@@ -166,7 +167,7 @@ def _decode_repeats(payload, size, out):
     n_copies, copies_bytes = u32(payload, 5), u32(payload, 9)
     if not 0 < literal_size < size or not 0 < n_copies <= size - literal_size:
         return False
-    if not 3 * n_copies <= copies_bytes <= 3 * _repeats.NUMBER_BYTES * n_copies:
+    if not 3 * n_copies <= copies_bytes <= 3 * _repeats.VARINT_BYTES * n_copies:
         return False
     end = payload.shape[0] - copies_bytes
     if end < _REPEATS_HEAD:

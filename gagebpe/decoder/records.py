@@ -27,14 +27,15 @@ from .. import _threads
 from .._errors import OVER_LIMIT, GageBPEError
 from .._jit import direct, njit
 from ..kernels import dictionary as _kernels, lz as _lz, primed_lz as _primed
+from ..kernels import varint as _varint
 from ..kernels.coded_sequence import u32
+from ..plain.varint import varint_at
 from ..kernels.unaligned import fill
 from ..format.codings.dictionary_ids import joined
-from ..format.container import MAX_BLOCK_SIZE, varint_at
+from ..format.container import MAX_BLOCK_SIZE
 from ..format.dictionary import Dictionary
 from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ
 
-_varint = njit(cache=True, nogil=True)(varint_at)
 # What a stream was found to be.
 DECODED, NOT_A_RECORD, BAD_PAYLOAD, BAD_CHECK, PAST_LIMIT, TOO_BIG = range(6)
 NO_LIMIT = 1 << 62
@@ -64,10 +65,10 @@ def _layout(data, head):
     coding = data[h]
     if coding != DICTIONARY_IDS and coding != LZ and coding != DICTIONARY_LZ:
         return 0, -1, 0, 0
-    size, at = _varint(data, h + 1)
+    size, at = _varint.varint_at(data, h + 1)
     if not 0 < size <= MAX_BLOCK_SIZE:
         return 0, -1, 0, 0
-    payload_size, at = _varint(data, at)
+    payload_size, at = _varint.varint_at(data, at)
     if payload_size < 0 or payload_size > size or n != at + 4 + payload_size:
         return 0, -1, 0, 0
     return np.int64(coding), size, at + 4, u32(data, at)

@@ -22,6 +22,7 @@ from typing import BinaryIO, NamedTuple
 
 from .._errors import BAD_END, BAD_MAGIC, TRUNCATED, GageBPEError
 from ..plain import kernels_loaded
+from ..plain.varint import varint_at
 from .codings.registry import END_OF_BLOCKS, HEAD_BYTES, STORED, check_coding, merge_count
 
 MAGIC = b"\x89GBP"
@@ -33,7 +34,6 @@ RESERVED = 0x0C
 REVISION_SHIFT = 4
 REVISION = 0  # the highest this gagebpe reads, and the one it writes
 MAX_BLOCK_SIZE = 1 << 26
-VARINT_BYTES = 4  # 28 bits: past MAX_BLOCK_SIZE
 SINGLE_AT = len(MAGIC) + 1  # where a single stream's block begins, without a dictionary
 DICTIONARY_ID = struct.Struct("<I")
 # The block layout: max block size, then the CRC32 of the header's bytes before it.
@@ -119,26 +119,6 @@ def varint(value):
         value >>= 7
     out.append(value)
     return bytes(out)
-
-
-def varint_at(data, at):
-    """``(value, end)``: the varint at ``data[at:]`` and where it ends;
-    ``(-1, at)`` while ``data`` holds only part of it; ``(-2, at)`` for one
-    longer than VARINT_BYTES or not in its shortest form (a last byte of 0
-    after another), so that each value has one writing.  Plain enough for
-    Numba to compile (``decoder.fast``, ``decoder.records``), and right
-    without it over bytes and uint8 arrays alike."""
-    value = 0
-    for i in range(VARINT_BYTES):
-        if at + i >= len(data):
-            return -1, at
-        byte = int(data[at + i])  # a NumPy uint8 would shift its bits out in plain Python
-        value |= (byte & 0x7F) << (7 * i)
-        if byte < 0x80:
-            if byte == 0 and i:
-                return -2, at
-            return value, at + i + 1
-    return -2, at
 
 
 def read_varint(view, at):

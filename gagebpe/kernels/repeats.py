@@ -24,10 +24,9 @@ import numpy as np
 
 from .._jit import njit
 from .unaligned import load8, store8
+from ..plain.varint import VARINT_BYTES
+from .varint import varint_at
 
-# A copy's numbers (gap, distance, length) are LEB128 of at most this many
-# bytes (28 bits: past any block).
-NUMBER_BYTES = 4
 MIN_REPEAT = 32
 # Hash table: one int32 per slot, at most 2^MAX_HASH_BITS slots (16 MiB).
 MAX_HASH_BITS = 22
@@ -113,7 +112,7 @@ def literals(data, copies):
 @njit(cache=True, nogil=True)
 def pack(copies):
     """``copies`` as LEB128 numbers, gap, distance and length of each in turn."""
-    out = np.empty(copies.shape[0] * 3 * NUMBER_BYTES, np.uint8)
+    out = np.empty(copies.shape[0] * 3 * VARINT_BYTES, np.uint8)
     at = 0
     for c in range(copies.shape[0]):
         for f in range(3):
@@ -125,21 +124,6 @@ def pack(copies):
             out[at] = value
             at += 1
     return out[:at]
-
-
-@njit(cache=True, nogil=True)
-def read_number(buf, at):
-    """The LEB128 number at ``buf[at]`` and where the next starts; ``(-1,
-    -1)`` if it runs past ``buf`` or past NUMBER_BYTES bytes."""
-    value = 0
-    for k in range(NUMBER_BYTES):
-        if at + k >= buf.shape[0]:
-            return -1, -1
-        byte = np.int64(buf[at + k])
-        value |= (byte & 0x7F) << (7 * k)
-        if byte < 0x80:
-            return value, at + k + 1
-    return -1, -1
 
 
 @njit(cache=True, nogil=True)
@@ -172,13 +156,13 @@ def restore(out, literal_size, packed, n_copies):
     base = size - literal_size
     pos = lit = at = 0
     for _ in range(n_copies):
-        gap, at = read_number(packed, at)
+        gap, at = varint_at(packed, at, False)
         if gap < 0:
             return BAD_COPIES
-        distance, at = read_number(packed, at)
+        distance, at = varint_at(packed, at, False)
         if distance < 0:
             return BAD_COPIES
-        length, at = read_number(packed, at)
+        length, at = varint_at(packed, at, False)
         if length < 0:
             return BAD_COPIES
         if gap > literal_size - lit:

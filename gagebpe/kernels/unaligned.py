@@ -34,10 +34,7 @@ if PURE_PYTHON:
     def prefetch(array, index):
         pass
 
-    def fill(fresh):
-        import ctypes
-        address = ctypes.cast(ctypes.c_char_p(fresh), ctypes.c_void_p).value
-        return np.ctypeslib.as_array((ctypes.c_uint8 * len(fresh)).from_address(address))
+    from .._inplace_bytes import storage as fill
 
     def int64s_at(address, n):
         import ctypes

@@ -7,6 +7,8 @@ import pytest
 import gagebpe
 from gagebpe.format import container as _container
 from gagebpe.decoder import fast as _fast
+from gagebpe.kernels import varint as _varint
+from gagebpe.plain.varint import varint_at
 from gagebpe.format.codings import registry
 from gagebpe.sample import sample
 
@@ -142,5 +144,19 @@ def test_varints_read_alike_from_bytes_and_arrays(value):
     high bits (a batch of records of 128 bytes or more failed)."""
     data = b"\x00" + _container.varint(value) + b"\x00"
     expected = (value, len(data) - 1)
-    assert _container.varint_at(data, 1) == expected
-    assert _container.varint_at(np.frombuffer(data, np.uint8), 1) == expected
+    assert varint_at(data, 1) == expected
+    assert varint_at(np.frombuffer(data, np.uint8), 1) == expected
+    assert _varint.varint_at(np.frombuffer(data, np.uint8), 1) == expected  # compiled
+
+
+@pytest.mark.parametrize("reader", ["plain", "compiled"])
+def test_one_varint_reader_for_sizes_and_copies(reader):
+    # The container's sizes must be in their shortest form (FORMAT.md
+    # section 2); REPEATS' copy numbers need not be (section 4.10).
+    read = varint_at if reader == "plain" else _varint.varint_at
+    padded = np.frombuffer(b"\x85\x80\x00", np.uint8)  # 5, written in three bytes
+    assert read(padded, 0) == (-2, 0)
+    assert read(padded, 0, False) == (5, 3)
+    too_long = np.frombuffer(b"\x80\x80\x80\x80\x01", np.uint8)
+    assert read(too_long, 0) == read(too_long, 0, False) == (-2, 0)
+    assert read(padded[:2], 0, False) == (-1, 0)  # cut short

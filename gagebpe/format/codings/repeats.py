@@ -50,8 +50,8 @@ def split(payload, size):
         raise GageBPEError("REPEATS block's literal size disagrees with its size")
     if not 0 < n_copies <= size - literal_size:
         raise GageBPEError("REPEATS block's copy count disagrees with its size")
-    # Three numbers of one to NUMBER_BYTES bytes each.
-    if not 3 * n_copies <= copies_bytes <= 3 * _repeats.NUMBER_BYTES * n_copies:
+    # Three numbers of one to VARINT_BYTES bytes each.
+    if not 3 * n_copies <= copies_bytes <= 3 * _repeats.VARINT_BYTES * n_copies:
         raise GageBPEError("REPEATS block's copies disagree with their count")
     end = len(payload) - copies_bytes
     if end < HEAD.size:
