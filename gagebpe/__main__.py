@@ -1,6 +1,4 @@
 """``python -m gagebpe``: the command line (``gagebpe.cli``).
-
-Imports ``cli``.
 """
 import sys
 

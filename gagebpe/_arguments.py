@@ -1,7 +1,5 @@
 """The checks of the public API's arguments that compressing and
 decompressing share: thread counts, output limits and format names.
-
-Imports nothing of gagebpe's.
 """
 import os
 

@@ -1,8 +1,6 @@
 """What gagebpe refuses, and how it says so: the exception every malformed
 input raises, the warning that the kernels cannot be cached, the limits on
 output, and the messages used in more than one place.
-
-Imports nothing.
 """
 
 

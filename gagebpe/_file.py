@@ -8,8 +8,7 @@ difference: bytes after the last gbpe stream that are not a gbpe stream
 raise ``GageBPEError`` rather than being ignored.
 
 Above both directions: reads through ``decoder.stream``, writes through
-``encoder.stream``; Gage's 1994 format through ``format.gage1994``.  Imports
-those, ``_arguments`` and ``_errors``.
+``encoder.stream``; Gage's 1994 format through ``format.gage1994``.
 """
 from __future__ import annotations
 

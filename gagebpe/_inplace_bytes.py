@@ -11,8 +11,6 @@ copied at the end.  A kernel reaches the storage of a bytes object the
 same way through ``kernels.unaligned.fill``, an intrinsic, whose plain
 Python form is ``storage``: ``bytes(n)`` for n > 1 is a new object that
 nobody else has seen, so a record decoder fills it in place.
-
-Imports nothing of gagebpe's.
 """
 import ctypes
 import sys

@@ -2,8 +2,6 @@
 temporary name beside its target and becomes the target, synced, only
 when complete; on any failure the temporary file is removed.  Both
 command lines and ``dask`` write every output file this way.
-
-Imports nothing of gagebpe.
 """
 import os
 import secrets

@@ -7,11 +7,8 @@ MIXED and MIXED_PRIMED blocks decoded.
 Whatever this module does not take it declines, returning None: an input
 a grammar codes better, a stream with other codings, or one with any
 fault.  The caller then takes the kernels, which also say what is wrong
-with a faulty stream, so errors keep one source.
-
-Imports ``encoder.small``, ``encoder.levels``, ``format.container``,
-``format.codings.registry`` and the plain twins (``plain``); none of them loads
-NumPy.
+with a faulty stream, so errors keep one source.  Nothing this module
+imports loads NumPy (tests/encoder/test_plain.py holds it to that).
 """
 from ._errors import GageBPEError
 from .encoder import levels as _levels, small as _small

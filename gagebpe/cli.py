@@ -9,9 +9,6 @@ is flushed, synced and renamed into place only when complete; on any error
 or signal the temporary file is removed and the input is untouched, and
 ``--rm`` deletes an input only after its output is in place.  Exit status:
 0 success, 1 an error, 2 a warning (a file skipped) and no error.
-
-Imports the public API (``gagebpe``), ``_output`` (outputs written whole),
-and ``_jit`` to say whether the kernels it compiles will be cached.
 """
 import argparse
 import atexit

@@ -1,7 +1,5 @@
 """``python -m gagebpe.demo``: compress, decompress and verify the built-in
 sample; print the ratio and speeds beside zlib's.
-
-Imports the public API.
 """
 import sys
 import time

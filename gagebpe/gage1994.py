@@ -17,8 +17,6 @@ the original program would never have finished writing.  Blocks that would
 expand past 64 KiB are refused as malformed (the 1994 program writes at
 most 5000 bytes per block).  docs/FORMAT.md, section 8, specifies the
 format.
-
-Imports the private ``format.gage1994``.
 """
 from .format.gage1994 import SUFFIX, Compressor, Decompressor, compress, decompress
 

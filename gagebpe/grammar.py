@@ -11,8 +11,6 @@ The grammar itself, for people who want more than compressed bytes::
 Greedy BPE in Re-Pair's form: every non-overlapping occurrence, left to
 right, of the most frequent adjacent pair is replaced by a new symbol, ties
 going to the smallest pair (a, b), until no pair occurs ``min_count`` times.
-
-Imports the private ``kernels.grammar``.
 """
 import numpy as np
 import numpy.typing as npt

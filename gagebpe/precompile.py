@@ -16,9 +16,6 @@ run, or on the same kind of machine.
 The kernels are compiled by using them: every coding, the 1994 format, the
 grammar API and the tokenizers run once over small generated inputs, each
 checked.
-
-Imports the public API, ``_jit`` to say where the cache is, and
-``decoder.fast`` to compile the kernel of each coding's one-block streams.
 """
 import sys
 import time

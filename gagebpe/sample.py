@@ -2,8 +2,6 @@
 
 Used by the demo and by the benchmark where no corpus is at hand.  The same
 size always gives the same bytes, on every machine.
-
-Imports nothing of gagebpe's.
 """
 import numpy as np
 

@@ -14,13 +14,6 @@ varint reader, compiled (``kernels.varint``).  Anything else, and every input th
 fails a check, it declines: the caller then takes the general path, which
 raises the error.  So it never returns bytes the general path would not,
 and errors keep one source.
-
-Imports ``_jit``, ``_inplace_bytes``, ``format.container`` (the layout),
-``format.codings.registry``, ``format.codings.folded``, ``format.codings.repeats``
-(their headers) and ``format.codings.mixed`` (the primed model), and the
-kernels of ``format.codings.sorted_rules``, ``format.codings.context``,
-``kernels.xxh64``, ``kernels.case``, ``kernels.repeats``, ``kernels.lz``
-and ``kernels.mixing``.
 """
 import numpy as np
 

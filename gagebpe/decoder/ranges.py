@@ -10,9 +10,6 @@ forged index is refused before any range is read, never trusted into a
 wrong answer.  ``BlockMap.read`` decodes the blocks a range touches, each
 checked whole against its data check, and keeps the last one: one block
 of memory.  docs/DESIGN.md, "Random access", says what a read costs.
-
-Imports ``_errors``, ``format.container`` and ``decoder.stream`` (a
-block's decoding).
 """
 import bisect
 import io

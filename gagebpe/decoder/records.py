@@ -12,12 +12,6 @@ read in Python at a glance (``kernels.unaligned.fill``), else into a
 scratch buffer, so that it costs no allocation in the kernel either.  A stream
 that is not such a record, and an LZ or DICTIONARY_LZ block that fails,
 are left to the general reader, which says what is wrong.
-
-Imports ``_threads``, ``_errors``, ``_jit``, ``format.container`` (the
-single layout and its varints, compiled), ``format.dictionary``,
-``format.codings.registry``, ``format.codings.dictionary_ids`` and the kernels
-``kernels.dictionary``, ``kernels.lz``, ``kernels.primed_lz``,
-``kernels.unaligned`` and ``kernels.coded_sequence``.
 """
 import threading
 

@@ -9,11 +9,6 @@ layout first, then decodes every block straight into the bytes it
 returns; a stream of one small block (a chunk) takes one kernel call
 instead (``decoder.fast``), where it can.  ``decompress_many`` decodes
 records coded with a dictionary together, in one kernel call.
-
-Imports ``_arguments``, ``_errors``, ``_inplace_bytes``,
-``format.container``, ``format.codings.registry`` (the block decoders),
-``decoder.fast`` and ``format.gage1994``; and, when a dictionary is given,
-``format.dictionary`` and ``decoder.records``.
 """
 from __future__ import annotations
 

@@ -28,11 +28,6 @@ block under LZ_ALONE_BELOW bytes that LZ codes alone is tried by ``lz``
 (and ``mixed``) only; and at ``lz="first"`` a large block whose sample
 says LZ wins clearly is tried by ``lz`` only.  One ``Builds`` per block holds its grammars, so that
 every try and every count builds each input once.
-
-Imports ``format.codings.registry`` (the coding numbers), ``format.codings``,
-``encoder.levels``, ``encoder.small`` and the kernels ``kernels.xxh64``,
-``kernels.filters``, ``kernels.case``, ``kernels.grammar`` and
-``kernels.cutoff``.
 """
 from functools import partial
 from typing import NamedTuple

@@ -5,11 +5,6 @@ asked for, smoothed as much as the later samples show the earlier ones
 need; then, in the room the merges leave, raw content chosen from the
 samples and two LZ codes for copies from it, kept where the later samples
 code smaller with them.
-
-Imports ``format.dictionary``, ``format.codings`` (``dictionary_ids``,
-``dictionary_lz``) and the kernels ``kernels.grammar``,
-``kernels.dictionary``, ``kernels.huffman``, ``kernels.lz`` and
-``kernels.primed_lz``.
 """
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple, Protocol

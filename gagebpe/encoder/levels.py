@@ -2,8 +2,6 @@
 smallest pair count worth a merge, and the tries (``encoder.block.TRIES``)
 it makes on each block, in order.  docs/DESIGN.md, "Levels", says what
 each setting buys and what it costs; the measurements live there.
-
-Imports nothing.
 """
 from typing import NamedTuple
 

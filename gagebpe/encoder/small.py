@@ -17,9 +17,7 @@ also tried as MIXED_PRIMED, where it has at most BOTH_MODELS bytes, or at
 most MIXED_MAX and looks like text; the shorter stream is kept, the
 unprimed on a tie.  Other small blocks (DNA, records of a fixed length)
 take the grammar codings, which only the kernels have (``encoder.block``).
-
-Imports ``format.container``, ``format.codings.registry``, ``encoder.levels`` and
-``plain.lags``, none of which loads NumPy.
+Nothing this module imports loads NumPy: the plain path runs it.
 """
 from typing import Callable, NamedTuple
 

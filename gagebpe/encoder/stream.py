@@ -2,9 +2,6 @@
 ``compress`` (which also writes the 1994 format, by name) and the
 incremental ``Compressor``, which cuts its input into blocks and codes
 them, on threads if asked.
-
-Imports ``_arguments``, ``encoder.levels``, ``encoder.block``,
-``encoder.small``, ``format.container`` and ``format.gage1994``.
 """
 from __future__ import annotations
 

@@ -10,11 +10,6 @@ incremental decompressors, the file reader, ``describe`` (``gagebpe -l``)
 and the plain path.  The one-block fast path (``decoder.fast``) reads the
 single layout in a kernel, with these constants and the same varint
 reader.  All integers are little-endian.
-
-Imports ``_errors``, ``plain`` (whether the kernels are loaded) and
-``format.codings.registry``; and only when a block's data is checked,
-``kernels.xxh64`` or ``plain.xxh64`` (the kernels' where Numba is loaded,
-else the plain path's, which give the same answers).
 """
 import struct
 import zlib

@@ -15,10 +15,6 @@ record may instead be copies from that content and literals in those codes
 is the low half of the XXH64 of its bytes before the id, which a reader
 checks: a damaged dictionary is refused on load, and two dictionaries
 differ in id wherever they differ at all.
-
-Imports ``_errors``, ``format.container`` and the kernels ``kernels.bits``,
-``kernels.coded_sequence``, ``kernels.dictionary``, ``kernels.expand``, ``kernels.huffman``,
-``kernels.lz``, ``kernels.rank_merge`` and ``kernels.xxh64``.
 """
 import functools
 import struct

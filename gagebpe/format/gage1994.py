@@ -6,8 +6,6 @@ check (docs/FORMAT.md, section 8).  So a ``Decompressor`` has reached its
 ``eof`` whenever its input so far ended on a block boundary and all its
 output was returned; unlike a gbpe decompressor it may then be given more
 (a file can always go on), and its ``unused_data`` is always empty.
-
-Imports ``_errors`` and the kernels ``kernels.gage1994``.
 """
 import numpy as np
 

@@ -4,8 +4,6 @@ A merge table packs merge k's two symbols in ``bit_length(n_terminals + k -
 1)`` bits each, since they lie below ``n_terminals + k``; a sequence packs
 every id in one fixed width.  Section sizes are computed and checked by the
 caller; the unpackers read exactly ``ceil(bits / 8)`` bytes.
-
-Imports ``_jit`` and ``kernels.unaligned``.
 """
 import numpy as np
 from .._jit import PURE_PYTHON, njit

@@ -6,8 +6,6 @@ the next letter in capitals, ``word`` the whole run of small letters that
 follows.  A run of two or more capitals that no small letter follows
 ("NASA", "THE ") takes ``word``; every other capital ("The", "McD") takes
 ``single``.  Unfolding is one sequential pass.
-
-Imports ``_jit``, and the kernels ``kernels.bits`` and ``kernels.unaligned``.
 """
 import numpy as np
 

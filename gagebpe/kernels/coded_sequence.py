@@ -10,8 +10,6 @@ follows four independent bit positions at once.  CONTEXT splits the ids
 into four segments instead, one per stream, so that each stream is also
 its own chain of contexts, and gives where the last three segments'
 bytes start (u32) after the stream sizes.
-
-Imports ``_errors``, ``_jit`` and the kernels ``kernels.huffman``, ``kernels.expand``.
 """
 import struct
 

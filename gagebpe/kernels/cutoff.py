@@ -5,8 +5,6 @@ the merge table and widens the alphabet, so past some point a merge costs
 more than it saves.  PACKED's size after each prefix of merges is computed
 exactly; SORTED's is estimated (the order-0 entropy of the sequence after
 each merge, which changes in constant time per merge, plus its tables).
-
-Imports ``_jit`` and ``kernels.gain``.
 """
 import numpy as np
 from .gain import flog

@@ -9,10 +9,6 @@ is symbol 256 + k).  Not every symbol need have a code (training gives
 none to a merge whose phrase would not fit a decoder's table unless a
 sample used it); a record's token without a code is written as its two
 halves, recursively (the phrase is the same).
-
-Imports ``_jit`` and the kernels ``kernels.expand``, ``kernels.huffman``,
-``kernels.rank_merge``, ``kernels.shortest_parse``, ``kernels.unaligned``
-and ``kernels.xxh64``.
 """
 import numpy as np
 

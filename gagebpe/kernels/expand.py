@@ -8,8 +8,6 @@ id to a defined symbol, and sized ``out`` from ``symbol_lengths``; the
 kernels trust exactly that.  A phrase table holds the phrases of many
 symbols end to end; a phrase entry ``offset << PHRASE_SHIFT | length``
 says where one lies (the 1994 reader's tables use the same entries).
-
-Imports ``_jit``, ``kernels.unaligned`` and ``kernels.huffman``.
 """
 import numpy as np
 from .._jit import njit

@@ -14,8 +14,6 @@ block most often repeats a byte (the shortest of those about as good); a
 filter is considered only where that share is high and well above what the
 byte frequencies alone would give (``plain.lags``, which decides it in
 integers for this module and the plain path alike).
-
-Imports ``_jit``, ``kernels.unaligned`` and ``plain.lags``.
 """
 import numpy as np
 

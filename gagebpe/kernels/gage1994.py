@@ -13,8 +13,6 @@ the writer's kind (pairs refer only to higher codes), and otherwise renumbers
 the table as a merge table in gagebpe's own numbering, refusing cycles; both
 copy phrases with the shared ``kernels.expand`` kernels and describe them with its
 phrase entries.
-
-Imports ``_jit``, ``kernels.bits``, ``kernels.unaligned`` and ``kernels.expand``.
 """
 import numpy as np
 

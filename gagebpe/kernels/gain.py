@@ -6,8 +6,6 @@ Coded order-0, a sequence of n symbols, symbol x occurring f_x times,
 takes ``n log2 n - sum of f_x log2 f_x`` bits.  A merge changes only the
 terms of its two symbols, of the symbol it makes and of n, so its effect
 costs constant time.
-
-Imports ``_jit``.
 """
 import numpy as np
 from .._jit import njit

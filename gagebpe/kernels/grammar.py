@@ -16,8 +16,6 @@ saves any: rules chosen by the coded size they save, as GLZA chooses its
 strings.  English text codes smaller so (2-6% with pairs seen twice or
 more); data whose long repeats build up from frequent pairs codes smaller
 by count.
-
-Imports ``_errors`` and the kernels ``kernels.pairs``, ``kernels.re_pair``, ``kernels.expand``.
 """
 from typing import NamedTuple
 

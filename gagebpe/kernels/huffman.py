@@ -6,9 +6,6 @@ thousands of symbols.  Codes are at most ``MAX_LENGTH`` bits, canonical
 first.  The decoder looks the next ``FAST_BITS`` bits up in a table; a code
 longer than that continues in a second-level table for its prefix, of at
 most ``2 ** (MAX_LENGTH - FAST_BITS)`` entries.
-
-Imports ``_jit``, ``kernels.unaligned`` and ``plain.huffman`` (whose
-``assign_lengths`` it compiles).
 """
 import numpy as np
 

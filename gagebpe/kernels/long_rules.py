@@ -16,8 +16,6 @@ decoder reads it back as merges (``kernels.sorted_table.unpack_long``), each
 long rule a chain of merges whose intermediate symbols no id names, and
 maps the ids' symbols onto those merges' numbers (``internal``), so that
 the merge codings' kernels expand it unchanged.
-
-Imports ``_jit`` and the kernel ``kernels.sorted_table``.
 """
 from typing import NamedTuple
 

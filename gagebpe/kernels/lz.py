@@ -32,11 +32,6 @@ bytes' frequencies and are re-estimated from each parse's codes.
 ``matches`` and ``parse`` take a range of the block, so that a large
 block is parsed a segment at a time, its match finder spanning the whole
 block.
-
-Imports ``_jit``, ``kernels.unaligned``, the kernels ``kernels.huffman``,
-``kernels.bits`` (``lowest_bit``) and ``kernels.repeats`` (``move``), and
-``plain.lz``, one of whose functions it compiles, so that both paths run
-one algorithm there.
 """
 import numpy as np
 
@@ -818,6 +813,8 @@ def tokens(padded, bitpos, end, literal, distance, out, first, pos, size, reps, 
         extra = (p >> 9) & 31
         length = (p >> 14) + _top(window, extra)
         window, avail, bitpos = _skip(window, avail, bitpos, extra)
+        # The distance's look-up repeats the literal's, written out: one
+        # step each in the loop every token takes, with no call between.
         if avail < WINDOW_NEED:
             window, avail = _window(padded, bitpos)
         entry = distance[np.int64(window >> np.uint64(64 - distance_bits))]

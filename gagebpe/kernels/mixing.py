@@ -25,9 +25,6 @@ Every number here is an integer so that encoder and decoder, on any
 machine, make the same predictions: the format specifies them exactly.
 The encoder and decoder share every step of the model, so they cannot
 drift apart.
-
-Imports ``_jit`` and ``plain.tables`` (the model's numbers, which the
-plain path shares).
 """
 import numpy as np
 

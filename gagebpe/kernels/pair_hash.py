@@ -6,8 +6,6 @@ a power of two and it is kept at most half full.
 The compression engine (``kernels.re_pair``) and the tokenizers' kernels
 (``tokenizers.kernels.word_merges``, ``kernels.rank_merge``)
 share these; ``kernels.re_pair`` adds tombstones of its own.
-
-Imports ``_jit``.
 """
 import numpy as np
 

@@ -6,8 +6,6 @@ lists; they choose pairs by count or by gain, as the engine does.  Counting
 follows the engine's definition of a pair's count: the number of
 non-overlapping occurrences a left-to-right replacement would make, so a
 run ``xxx`` counts ``(x, x)`` once and ``xxxx`` twice.
-
-Imports ``_jit`` and ``kernels.gain``.
 """
 import numpy as np
 from .gain import merge_gain

@@ -11,8 +11,6 @@ The content's match finder (hash chains over its positions) is built once
 per dictionary and shared by the records of a call: each record's
 positions are chained onto it and unchained after, so that a record costs
 its own bytes, not the content's.
-
-Imports ``_jit`` and the kernels ``kernels.lz`` and ``kernels.huffman``.
 """
 import numpy as np
 

@@ -11,8 +11,6 @@ index into ``ranks`` and ``results``: merging the pair makes token
 of ids, ``ids[starts[i]:starts[i + 1]]``.  A piece of up to SHORT tokens
 is merged by scanning it for the lowest rank after each merge; a longer one
 through a heap, so that no piece costs more than ``n log n``.
-
-Imports ``_jit`` and ``kernels.pair_hash``.
 """
 import numpy as np
 

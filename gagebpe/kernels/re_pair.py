@@ -40,8 +40,6 @@ The engine chooses the most frequent pair, ties going to the smallest
 phases compose into one greedy algorithm.  Or, by gain, the pair whose merge
 saves the most bits in the order-0 coded sequence (``kernels.gain``), the choice
 GLZA makes among whole strings (Conrad & Wilson 2016) made here among pairs.
-
-Imports ``_jit``, ``kernels.gain``, ``kernels.pair_hash`` and ``kernels.unaligned``.
 """
 import numpy as np
 from .._jit import njit

@@ -17,8 +17,6 @@ since the last copy) and taken.  A copy's source may overlap it (a run).
 
 Copies are stored as three LEB128 numbers each: gap (literals before it,
 since the previous copy), distance and length (docs/FORMAT.md, REPEATS).
-
-Imports ``_jit`` and ``kernels.unaligned``.
 """
 import numpy as np
 

@@ -8,8 +8,6 @@ positions, each step a coded phrase that matches there, read off a trie
 of the phrases.  Every record's rank-merged parse is one of the paths
 tried, so no record codes longer than it did (docs/DESIGN.md,
 "Dictionaries").
-
-Imports ``_jit`` only.
 """
 import numpy as np
 

@@ -13,8 +13,6 @@ this saves: about log2(m!) bits for a depth of m merges.
 Bits are written least significant first (as in ``kernels.bits``).  A depth is
 ``m`` (Elias gamma), a Rice parameter ``k`` (6 bits), then m gaps, each in
 unary (q zeros, a one) and k low bits; docs/FORMAT.md has the exact layout.
-
-Imports ``_jit``, ``kernels.bits`` and ``kernels.unaligned``.
 """
 import numpy as np
 from .._jit import njit

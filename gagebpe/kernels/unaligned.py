@@ -6,8 +6,6 @@ NumPy and ctypes as Python).
 Numba lowers a loop of byte copies to byte moves; copying short phrases
 eight bytes at a time is what makes expansion fast.  Callers keep
 ``index + 8`` within the array (the buffers carry padding for it).
-
-Imports ``_jit`` only.
 """
 import numpy as np
 

@@ -5,8 +5,6 @@ A block check runs over every byte a decoder writes, so its speed bounds
 decompression: zlib's CRC32 takes about a fifth of gagebpe's decoding time,
 XXH64 about a twentieth.  zstd checks its frames with the same function;
 ``xxhash.xxh64_intdigest`` (PyPI) gives the same values.
-
-Imports ``_jit`` and ``kernels.unaligned``.
 """
 import numpy as np
 

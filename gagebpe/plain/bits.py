@@ -1,7 +1,5 @@
 """Bits written and read most significant first, in plain Python: the bit
 streams of the LZ coding (docs/FORMAT.md, section 4.11).
-
-Imports nothing.
 """
 PADDING = 16  # zero bytes after a stream, so that a window can always be loaded
 MASK64 = (1 << 64) - 1

@@ -1,8 +1,6 @@
 """Length-limited canonical Huffman codes in plain Python: the code
 lengths ``gagebpe.kernels.huffman.code_lengths`` gives for the same counts, the
 canonical codes, and the completeness check, on lists of ints.
-
-Imports nothing.
 """
 
 

@@ -8,8 +8,6 @@ time, and that share closes at least two fifths of the gap between chance
 (the sum of the squared byte frequencies) and 1; of the lags whose share
 is within a fiftieth of the best, the shortest is taken (every multiple
 of a record length repeats about as well as the length itself).
-
-Imports nothing.
 """
 from collections import Counter
 

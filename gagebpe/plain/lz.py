@@ -9,8 +9,6 @@ from ``first_prices`` here and add them in the same order: the same
 doubles, the same choices.  Byte comparisons that the kernel makes one at
 a time are made here on slices, which compare in C and give the same
 lengths.
-
-Imports its siblings ``huffman`` and ``bits``.
 """
 import math
 import struct
@@ -218,7 +216,8 @@ def _distance_slots(n):
 def _offer(cost, step, source, last, i, shortest, longest, d, base_cost, literal_price,
            length_price):
     """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
-    ``i`` (``kernels.lz._offer``): past NICE, only the longest."""
+    ``i``: past NICE, only the longest.  The plain twin of
+    ``kernels.lz._offer``, which it follows step for step."""
     at = i + shortest
     for price in length_price[shortest:min(longest, NICE) + 1]:
         c = base_cost + price

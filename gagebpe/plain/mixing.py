@@ -9,8 +9,6 @@ lists (the three hashed orders side by side in one list), and one loop
 codes or decodes, written out in full: a function call per bit would cost
 as much as the bit.  Encoding and decoding differ only in where each bit
 comes from, so they share that loop.
-
-Imports its sibling ``tables``.
 """
 from .tables import (BIAS, BIT_HASH, CONTEXT_HASH, INPUTS, LEARNING, LIMIT, MASK32, MATCH_START,
                      MAX_MATCH, MAX_MATCH_BITS, MAX_SIZE, MAX_SLOT_BITS, MIN_MATCH, MIN_SLOT_BITS,
@@ -72,7 +70,12 @@ def code(model, buf, first, payload, decoding):
     bytearray); it returns ``(problem, end)`` as the kernel's ``decode``
     does: 0 and where the coded bits ended, or a problem number and 0.
     ``payload=None`` with ``decoding=False`` learns ``buf`` without
-    writing anything (the priming)."""
+    writing anything (the priming).
+
+    The kernel's helpers (``kernels.mixing``: the match model, the
+    prediction, the learning) are written out here in one loop, each as
+    the kernel writes it, and the three contexts' updates one after
+    another, so that a plain-Python byte makes no function call."""
     order0, seen0, probs, seen, weights = (model.order0, model.seen0, model.probs, model.seen,
                                            model.weights)
     last, match_probs, match_seen = model.last, model.match_probs, model.match_seen

@@ -8,9 +8,6 @@ process learns the text again.
 The file is the model's tables in a fixed order, little-endian, zlib
 compressed; ``compute`` makes them from the text, and a test holds the
 file, ``compute`` and the kernel's ``kernels.mixing.primed`` to the same numbers.
-
-Imports nothing of gagebpe's but its siblings ``priming_text`` and
-``mixing``.
 """
 import os
 import sys

@@ -8,8 +8,6 @@ measured on: common English words and sentences, a heading, C and Python
 code, HTML, log lines and JSON, the kinds of text small files hold.  It
 is part of the format: changing a byte of it changes what every
 MIXED_PRIMED payload decodes to, so it never changes.
-
-Imports nothing of gagebpe's.
 """
 
 PRIMING_TEXT = rb'''The first thing to know about a small file is that it is mostly made of the

@@ -3,8 +3,6 @@ format's constants (docs/FORMAT.md, sections 4.12 and 4.13), the squash,
 stretch and rate tables built from them, and what a decoder reports.
 ``gagebpe.kernels.mixing`` takes them from here, so the kernel and the plain
 model cannot disagree.
-
-Imports nothing.
 """
 ORDERS = 4  # contexts of the last 0, 1, 2 and 3 bytes
 HASHED = ORDERS - 1  # the orders 1-3 share a hashed table each

@@ -1,7 +1,5 @@
 """XXH64 with seed 0 in plain Python: the block data check
 (``gagebpe.kernels.xxh64``), for blocks a plain job writes or reads.
-
-Imports nothing.
 """
 import struct
 

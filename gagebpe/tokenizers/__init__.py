@@ -11,8 +11,6 @@ is a drop-in for ``subword-nmt learn-bpe`` and ``apply-bpe``.
 
 Training on a corpus spread over many files or machines: ``count`` each
 part where it lies, ``merge_counts`` in order, ``train_counts`` once.
-
-Imports the private ``_word``, ``_byte``, ``_counts`` and ``_errors``.
 """
 from ._errors import TokenizerError, UnknownCharacterError
 from ._byte import ByteBPE, DisallowedSpecialError

@@ -1,6 +1,4 @@
 """``python -m gagebpe.tokenizers``: the tokenizers' command line.
-
-Imports ``cli``.
 """
 import sys
 

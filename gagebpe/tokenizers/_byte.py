@@ -15,11 +15,6 @@ with the distinct chunks, not the text), counts pairs weighted by those
 counts and merges the most frequent; ties go to the pair seen first in the
 text (``ties="first"``: minbpe's rule) or to the smallest pair of ids
 (``ties="rustbpe"``: rustbpe's).
-
-Imports ``_threads``, ``_errors``, the kernels
-``tokenizers.kernels.byte_vocab``, ``tokenizers.kernels.distinct``,
-``kernels.rank_merge``, ``tokenizers.kernels.word_merges``, and
-``_patterns``, ``_short``, ``_unicode`` and ``_byte_files``.
 """
 import functools
 import os

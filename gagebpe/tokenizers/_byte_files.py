@@ -16,8 +16,6 @@ gagebpe's own.
   Split on the pattern followed by ByteLevel, and added special tokens.
 - gagebpe: JSON with the tokens (base64) in rank order, the merges that
   made them, the pattern and the special tokens.
-
-Imports ``_errors``.
 """
 import base64
 import json

@@ -8,8 +8,6 @@ A merge is its two units separated by one space.  Version 0.2 (the header
 line) attaches the end-of-word marker to a word's last character; a file
 without the header is version 0.1, where ``</w>`` is a unit of its own.
 Files are UTF-8.
-
-Imports ``_errors``.
 """
 import re
 

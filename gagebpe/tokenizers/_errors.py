@@ -1,6 +1,4 @@
 """What the tokenizers refuse, and how they say so.
-
-Imports nothing.
 """
 
 

@@ -5,8 +5,6 @@ scanner (``tokenizers.kernels.pretokenize``) with the character classes of Unico
 tiktoken's regular expressions have them; any other pattern, and o200k's,
 by the ``regex`` module (``pip install regex``), whose Unicode tables are
 its own.  ``None`` cuts nothing: the text is one chunk.
-
-Imports ``tokenizers.kernels.pretokenize`` (a kernel), ``_unicode`` and ``_errors``.
 """
 import numpy as np
 

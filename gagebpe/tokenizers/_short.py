@@ -12,8 +12,6 @@ caller's kernel encodes together and this cache keeps.
 The cache of chunks is bounded (CACHE_CHUNKS chunks of at most
 CACHE_CHUNK_BYTES bytes, emptied when full) and safe under threads: each
 step is one dict operation, which the interpreter makes atomic.
-
-Imports ``_unicode``.
 """
 import functools
 import operator

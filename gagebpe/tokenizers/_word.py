@@ -17,10 +17,6 @@ Both count a pair's adjacent occurrences (overlapping ones too) weighted by
 word counts, and merge its non-overlapping occurrences left to right.
 Encoding merges the lowest-ranked pair present, repeatedly: the merges
 replayed in rank order.
-
-Imports ``_errors``, ``_jit`` (to know whether kernels are compiled), the
-kernels ``tokenizers.kernels.word_merges`` and ``kernels.rank_merge``, and ``_words`` and
-``_codes``.
 """
 import json
 import re

@@ -9,8 +9,6 @@ inside a line or any other whitespace is part of a word.
 Text comes as a str or as an iterable of str pieces that end where words
 end (the lines of a file, say); a large str is read a slice at a time, so
 that counting its words never holds a list of all of them.
-
-Imports nothing of gagebpe's.
 """
 from collections import Counter
 

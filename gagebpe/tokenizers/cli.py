@@ -13,9 +13,6 @@ holds no pattern: give ``--pattern`` to ``encode`` and ``decode`` unless it
 is gpt4, the default.  Output files are written whole or not at all.
 Exit status: 0 success, 1 an error (a missing or malformed file, text that
 is not UTF-8), 2 a usage error.
-
-Imports the public ``gagebpe.tokenizers``, ``_words.line_pieces`` and
-``gagebpe._output`` (outputs written whole).
 """
 import argparse
 import io

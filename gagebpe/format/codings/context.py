@@ -12,10 +12,6 @@ with the code of context c, the class of the id before it: in text, what
 follows the end of a word differs from what follows a space or a
 punctuation mark, and one code for both wastes bits on each.  Decoding
 still reads static tables, one per context.
-
-Imports ``_errors``, ``format.codings.registry``, ``format.codings.payload``,
-``format.codings.sorted_rules`` (its merge table), and the kernels
-``kernels.coded_sequence`` and ``kernels.expand``.
 """
 import struct
 

@@ -7,9 +7,6 @@ dictionary's code; nothing else is sent.
 Records are coded and decoded many to a kernel call (``encode_many``,
 ``decode_many``): one record alone is the batch of one.  Whole streams of
 records are read by ``decoder.records``.
-
-Imports ``_errors``, ``format.codings.registry`` and the kernels
-``kernels.dictionary``.
 """
 import numpy as np
 

@@ -3,10 +3,6 @@ as LZ_PARTS's tokens in its dictionary's two LZ codes, its copies reaching
 back into the dictionary's content.
 
     payload = bits
-
-Imports ``_errors``, ``format.codings.registry``, ``format.codings.dictionary_ids``
-(``joined``) and the kernels ``kernels.dictionary``, ``kernels.lz`` and
-``kernels.primed_lz``.
 """
 import numpy as np
 

@@ -5,9 +5,6 @@
 
 Decoding the inner payload gives the filtered bytes, and undoing the
 filter gives the block.
-
-Imports ``_errors``, ``format.codings.registry`` and the kernels
-``kernels.filters``.
 """
 import struct
 

@@ -5,8 +5,6 @@
 
 Decoding the inner payload gives the ``folded_size`` folded bytes, and
 unfolding them gives the block.
-
-Imports ``_errors``, ``format.codings.registry`` and the kernels ``kernels.case``.
 """
 import struct
 

@@ -13,9 +13,6 @@ the tokens, MSB first, padded with zero bits to the end of its last
 byte.  A block under SMALL bytes is coded as LZ, a larger one as
 LZ_PARTS, a part for each run of its parse's segments that one pair of
 codes serves.
-
-Imports ``_errors``, ``format.codings.registry``, ``plain.lz`` (its first prices)
-and the kernels ``kernels.huffman``, ``kernels.lz``.
 """
 from typing import NamedTuple
 

@@ -8,10 +8,6 @@ MIXED_PRIMED's having first learnt the priming text.
 The payload has no header: the model's table sizes follow from the
 block's size (MIXED_PRIMED's are fixed), and its coded bits must end
 where the payload does.
-
-Imports ``_errors``, ``format.codings.registry``, ``plain.priming_text``,
-``plain.primed`` (the primed model, made when the package is built) and
-the kernels ``kernels.mixing``.
 """
 import numpy as np
 

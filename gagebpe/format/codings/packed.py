@@ -7,9 +7,6 @@ Merge k's halves take ``bit_length(t + k - 1)`` bits each; every id takes
 ``bit_length(t + n_merges - 1)``.  Decoding is a table lookup per id, the
 fastest of the grammar codings; a block of few distinct bytes and no
 merges (DNA, say) decodes in one pass.
-
-Imports ``_errors``, ``format.codings.registry``, ``format.codings.payload``,
-``kernels.grammar`` and the kernels ``kernels.bits``.
 """
 import struct
 

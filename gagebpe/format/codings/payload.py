@@ -5,8 +5,6 @@ and sections every decoder makes before trusting them.
 A block's terminals are the byte values it contains, in increasing order:
 symbols ``0 .. t-1``, then merge k is symbol ``t + k``.  The bitmap has bit
 ``v % 8`` of byte ``v // 8`` set for each value v present.
-
-Imports ``_errors``.
 """
 import functools
 

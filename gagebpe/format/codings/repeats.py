@@ -7,8 +7,6 @@ left.
 
 The inner payload decodes to the ``literal_size`` literals; the copies
 (``copies_bytes`` bytes at the end) put the repeats back between them.
-
-Imports ``_errors``, ``format.codings.registry`` and the kernels ``kernels.repeats``.
 """
 import struct
 

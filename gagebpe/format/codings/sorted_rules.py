@@ -9,10 +9,6 @@ merges.
 
 Merges of one depth can be numbered in any order, so they are renumbered
 by their pair codes, and the table stores only the gaps between codes.
-
-Imports ``_errors``, ``format.codings.registry``, ``format.codings.payload`` and
-the kernels ``kernels.coded_sequence``, ``kernels.sorted_table``,
-``kernels.long_rules`` and ``kernels.huffman``.
 """
 import struct
 from typing import NamedTuple

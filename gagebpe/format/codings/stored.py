@@ -1,7 +1,5 @@
 """The STORED block coding (docs/FORMAT.md, section 4.1): the bytes as
 they are.
-
-Imports ``_errors`` and ``format.codings.registry``.
 """
 import numpy as np
 

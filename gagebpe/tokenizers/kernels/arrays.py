@@ -1,6 +1,4 @@
 """Growing buffers for kernels that cannot know their output's size.
-
-Imports ``_jit``.
 """
 import numpy as np
 

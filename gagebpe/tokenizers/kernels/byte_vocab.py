@@ -9,10 +9,6 @@ from single bytes and, repeatedly, joins the adjacent pair whose joined
 bytes form the token of lowest rank (the leftmost of equals).  So the merge
 table holds every pair of tokens whose bytes join into a token, at that
 token's rank (``split_pairs``), and ``kernels.rank_merge`` does the joining.
-
-Imports ``_jit``, ``tokenizers.kernels.distinct``,
-``tokenizers.kernels.pretokenize``, ``kernels.expand`` and
-``kernels.rank_merge``.
 """
 import numpy as np
 

@@ -2,8 +2,6 @@
 as code points or UTF-8 bytes): each run's number among the distinct
 runs, in order of first occurrence.  The tokenizers encode each distinct
 run once.
-
-Imports ``_jit``, ``tokenizers.kernels.arrays`` and ``kernels.pair_hash``.
 """
 import numpy as np
 

@@ -17,8 +17,6 @@ leftmost-first engine does; every character belongs to some chunk, so the
 chunks tile the text.  A whitespace run ``[i, k)`` not at the end of the
 text gives ``\\s+(?!\\S)`` the run without its last character, which then
 starts the next chunk.  ``classes`` is ``tokenizers._unicode.classes()``.
-
-Imports ``_jit`` and ``tokenizers.kernels.arrays``.
 """
 import numpy as np
 

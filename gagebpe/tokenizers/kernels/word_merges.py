@@ -25,8 +25,6 @@ and first occurrences only move right once a pair exists.
 Symbols carry their strings (code points in ``chars``, symbol s at
 ``chars[char_start[s]:char_start[s] + char_len[s]]``): string order breaks
 subword-nmt's ties, and lengths give each occurrence's place in its word.
-
-Imports ``_jit`` and ``kernels.pair_hash``.
 """
 import numpy as np
 

@@ -6,9 +6,6 @@ subword-nmt's words: lines end at ``\\n``; each line loses the spaces and
 carriage returns at its ends and is split on spaces (a tab, or a carriage
 return inside a line, is part of a word).  Its output keeps each line's
 ends and joins its words with single spaces.
-
-Imports ``_jit`` and ``kernels.pair_hash``.  (Numbering the distinct words is
-``tokenizers.kernels.distinct``'s.)
 """
 import numpy as np
 
