@@ -13,9 +13,13 @@ Later runs read the kernels where they lie, read-only (with the same
 this processor and this Python, NumPy and Numba; build it where it will
 run, or on the same kind of machine.
 
-The kernels are compiled by using them: every coding, the 1994 format, the
-grammar API and the tokenizers run once over small generated inputs, each
-checked.
+The kernels are compiled by using them: every level, the 1994 format,
+the grammar API and the tokenizers run once over small generated inputs,
+each checked.  The checklist comes from the format and the policy: every
+level of ``encoder.levels.LEVELS`` compresses an input, and every coding
+of ``format.codings.registry`` must have been written by some input (a
+new coding without an input here fails loudly, rather than leaving its
+kernels out of the cache).
 """
 import sys
 import time
@@ -30,9 +34,28 @@ def _check(ok, what):
         raise RuntimeError(f"precompile: {what} gave back other data")
 
 
+def _codings(blob, dictionary=None):
+    """The codings of every block of the streams ``blob``, wrapped ones
+    included."""
+    from .format.codings.registry import codings_of
+    from .format.container import Parser, Payload
+    dictionaries = {} if dictionary is None else {dictionary.id: dictionary}
+    found, view, pos, parser = set(), memoryview(blob), 0, Parser(dictionaries)
+    while pos < len(blob):
+        if parser.done:
+            parser = Parser(dictionaries)
+        unit, used = parser.parse(view[pos:], True)
+        pos += used
+        if isinstance(unit, Payload):
+            found.update(codings_of(unit.block.coding, bytes(unit.data)))
+    return found
+
+
 def _exercise():
-    """Run every code path that has kernels of its own."""
+    """Run every code path that has kernels of its own; the codings the
+    inputs were written in."""
     import gagebpe
+    from .encoder.levels import LEVELS
     from .sample import sample
 
     rng = np.random.default_rng(1994)
@@ -48,7 +71,7 @@ def _exercise():
         (sample(5000), (6,)),             # one small LZ block
         (pieces, (6,)),                   # one LZ_PARTS block
         (sample(100_000), (6,)),          # one SORTED_LONG block (SORTED's kernels)
-        (b"ab" * 100, (6,)),              # MIXED_PRIMED
+        (sample(300), (6,)),              # a short text: MIXED_PRIMED
         (noise[:100] * 12, (9,)),         # MIXED
         (rows.tobytes(), (6,)),           # records: FILTERED
         (noise, (6,)),                    # STORED
@@ -56,9 +79,19 @@ def _exercise():
         (dna[:40_000] + sample(30_000) + dna[:40_000], (9,)),  # long repeats: REPEATS
         (rows.tobytes()[:60], (6,)),      # a tiny binary input: MIXED or MIXED_PRIMED
     ]
+    words = (b"the", b"cat", b"sat", b"on", b"mat", b"and", b"dog", b"ran", b"away", b"home")
+    sentences = []
+    while sum(map(len, sentences)) < 20_000:
+        chosen = [words[i] for i in rng.integers(0, len(words), rng.integers(3, 9))]
+        sentences.append(b" ".join([chosen[0].capitalize(), *chosen[1:]]) + b". ")
+    # words both capitalised and not, repeated: REPEATS over FOLDED
+    inputs.append((b"".join(sentences)[:20_000] * 5, (9,)))
+    inputs.append((sample(200_000), tuple(LEVELS)))  # every level's tries
+    written = set()
     for data, levels in inputs:
         for level in levels:
             blob = gagebpe.compress(data, level)
+            written |= _codings(blob)
             _check(gagebpe.decompress(blob) == data, "decompress")
             _check(gagebpe.decompress(blob, threads=2) == data, "decompress on two threads")
             d, parts = gagebpe.Decompressor(), []
@@ -70,14 +103,25 @@ def _exercise():
     # above, but may from anyone's data or older files
     from .decoder import fast as _fast
     _fast.compile_kernels()
+    # JSON-like records share long strings that content copies best
+    # (DICTIONARY_LZ); these lines, tokens (DICTIONARY_IDS)
+    names = (b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta")
+    records = [b'{"id": %d, "name": "%s", "tags": ["%s", "%s"]}\n' % (
+        i, names[i % 8], names[i * 3 % 8], names[(i * 5 + 1) % 8]) for i in range(900)]
+    d = gagebpe.train_dictionary(records[:600], 4096)
+    blobs = gagebpe.compress_many(records[600:], dictionary=d)
+    written |= {coding for blob in blobs for coding in _codings(blob, d)}
+    _check(gagebpe.decompress_many(blobs, dictionary=d) == records[600:], "decompress_many")
     lines = [b"%d: %s\n" % (i, sample(60 + i % 50)[i % 7:]) for i in range(400)]
     d = gagebpe.Dictionary.from_bytes(bytes(gagebpe.train_dictionary(lines[:300], 8000)))
     blobs = gagebpe.compress_many(lines[300:], dictionary=d)
+    written |= {coding for blob in blobs for coding in _codings(blob, d)}
     _check(gagebpe.decompress_many(blobs, dictionary=d) == lines[300:], "decompress_many")
     _check(gagebpe.decompress(blobs[0], dictionary=d) == lines[300], "a record")
     big = sample(100_000)
-    _check(gagebpe.decompress(gagebpe.compress(big, dictionary=d), dictionary=d) == big,
-           "a dictionary's stream")
+    blob = gagebpe.compress(big, dictionary=d)
+    written |= _codings(blob, d)
+    _check(gagebpe.decompress(blob, dictionary=d) == big, "a dictionary's stream")
     c = gagebpe.Compressor(dictionary=d)
     blob = c.compress(lines[300]) + c.flush()
     _check(gagebpe.Decompressor(dictionary=d).decompress(blob) == lines[300], "Decompressor")
@@ -114,6 +158,17 @@ def _exercise():
         _check(bpe.decode(bpe.encode(text)) == text, "ByteBPE with a regex pattern")
     except gagebpe.tokenizers.TokenizerError:
         pass  # the regex module is not installed
+    return written
+
+
+def _check_every_coding(written):
+    """Raise unless the inputs wrote every coding of the format."""
+    from .format.codings.registry import CODINGS, END_OF_BLOCKS, name
+    missing = sorted(set(CODINGS) - written - {END_OF_BLOCKS})
+    if missing:
+        raise RuntimeError("precompile: no input is written in "
+                           + ", ".join(map(name, missing))
+                           + ": its kernels would not be cached; add an input that is")
 
 
 def _dispatchers():
@@ -145,7 +200,7 @@ def main():
               file=sys.stderr)
         return 1
     start = time.perf_counter()
-    _exercise()
+    _check_every_coding(_exercise())
     compiled, loaded = kernel_counts()
     place = _jit.cache_place()
     if place is None:
