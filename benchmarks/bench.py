@@ -280,41 +280,6 @@ def per_file_speeds(rows, corpus):
                           lambda per_file: f"{totals(per_file)[2]:.0f}")
 
 
-# Issue 40's targets: (what, codec, peer, the peer's figure scaled by).
-TARGETS = (("ratio", "gagebpe -6", "zstd -19", 1.0), ("decode", "gagebpe -6", "zstd -19", 1.0),
-           ("compress", "gagebpe -6", "zlib -6", 0.33), ("ratio", "gagebpe -9", "xz -6", 1.0),
-           ("ratio", "gagebpe -9", "brotli -11", 1.0))
-
-
-def targets_table(rows, corpus):
-    """Each file against the targets whose codecs were measured: the
-    codec's ratio or speed over the peer's (times the factor), "yes" where
-    it is at least 1."""
-    def figure(what, row):
-        return {"ratio": row[0] / row[1], "decode": row[0] / row[3],
-                "compress": row[0] / row[2]}[what]
-
-    def total(what, per_file):  # totals(): ratio, compress MB/s, decompress MB/s
-        return totals(per_file)[{"ratio": 0, "compress": 1, "decode": 2}[what]]
-    targets = [t for t in TARGETS if t[1] in rows and t[2] in rows]
-    if not targets:
-        return ""
-    head = [f"{codec} {what} vs {peer}" + (f" x {k}" if k != 1 else "")
-            for what, codec, peer, k in targets]
-    lines = ["| file | " + " | ".join(head) + " |", "|---|" + "---:|" * len(targets)]
-    for fname in list(corpus) + [None]:
-        cells = []
-        for what, codec, peer, k in targets:
-            if fname is None:
-                q = total(what, rows[codec]) / (k * total(what, rows[peer]))
-            else:
-                q = figure(what, rows[codec][fname]) / (k * figure(what, rows[peer][fname]))
-            cells.append(f"{q:.2f} {'yes' if q >= 1 else 'no'}")
-        name = "**total**" if fname is None else fname
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
 def summary_table(rows, against="zlib -6"):
     """The README's table: SUMMARY's totals, speeds as ratios to ``against``'s."""
     base = totals(rows[against])
@@ -412,8 +377,6 @@ def main(argv=None):
     print(files + "\n")
     speeds = per_file_speeds(rows, corpus)
     print(speeds + "\n")
-    targets = targets_table(rows, corpus)
-    print(targets + "\n")
     table = total_table(rows)
     print(table + "\n")
     threads = "\n\n".join(threads_case(corpus, level, args.repeat)
@@ -425,8 +388,8 @@ def main(argv=None):
         note = (f"{len(corpus)} files, {size:,} bytes, one process, one thread, "
                 f"{rounds}.")
         write_marked(args.results, args.marker, "\n\n".join(
-            [table, note, "Ratio per file:", files, "Decompression MB/s per file:", speeds]
-            + (["Targets (issue 40), per file:", targets] if targets else []) + [threads]),
+            [table, note, "Ratio per file:", files, "Decompression MB/s per file:", speeds,
+             threads]),
             command)
     if args.readme:
         write_marked(args.readme, "summary table", summary_table(rows), command)
