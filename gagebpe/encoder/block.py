@@ -16,16 +16,16 @@ The tries, in the order a level lists them:
 - ``repeats``: the block with its long repeats taken out as copies
   (REPEATS), the rest coded by the level's grammar tries;
 - ``lz``: literals and copies (LZ, LZ_PARTS): a quick parse of a block
-  under QUICK_BELOW bytes, or at ``lz="all"`` or ``"first"`` a full parse
-  of any block where a sample says it may pay;
+  under QUICK_BELOW bytes, or with ``lz_full`` a full parse of any block
+  where a sample says it may pay;
 - ``mixed``: a block of at most MIXED_MAX bytes coded by context mixing
   (MIXED).
 
 Before them: a block of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ
 codes alone (text, source, logs) takes the small-input policy
-(``encoder.small``), which the plain path runs too; at ``lz="small"`` a
+(``encoder.small``), which the plain path runs too; without ``lz_full`` a
 block under LZ_ALONE_BELOW bytes that LZ codes alone is tried by ``lz``
-(and ``mixed``) only; and at ``lz="first"`` a large block whose sample
+(and ``mixed``) only; and with ``lz_alone`` a large block whose sample
 says LZ wins clearly is tried by ``lz`` only.  One ``Builds`` per block holds its grammars, so that
 every try and every count builds each input once.
 """
@@ -75,16 +75,17 @@ PROBE_GAIN = 0.01
 # the answer is the same).  The default level's probes of bible.txt and
 # world192.txt took 53 and 73 ms, and take 5.
 QUICK_PROBE_MERGES = 8
-# Blocks under this size are quick to build and to parse: they are built
-# with the level's ``small_counts`` too (their decoding time is mostly
-# setup, which more merges hardly change), and tried as LZ at every level.
-QUICK_BELOW = 1 << 16
+# Blocks under this size, LZ's (not LZ_PARTS'), are quick to build and to
+# parse: they are built with the level's ``small_counts`` too (their
+# decoding time is mostly setup, which more merges hardly change), and
+# tried as LZ at every level.
+QUICK_BELOW = _coding_lz.SMALL
 # Long repeats covering less of a block than this gain too little to pay
 # for coding it twice (plrabn12.txt: 0.4% covered, 0.08% gained).
 REPEATS_SHARE = 1 / 128
 # A large block is coded as LZ too only where its sample's quick LZ size
 # is at most LZ_SAMPLE_GAIN times the sample's grammar estimate; at
-# ``lz="first"``, as LZ alone where it is at most LZ_ALONE_GAIN times and
+# ``lz_alone``, as LZ alone where it is at most LZ_ALONE_GAIN times and
 # the block has no filter's lag (docs/DESIGN.md, "What each try buys", LZ).
 LZ_SAMPLE_GAIN = 1.08
 LZ_ALONE_GAIN = 0.95
@@ -191,7 +192,7 @@ def encode(data, level, merge=None):
     if not data:
         return STORED, data
     tries = level.tries
-    if "lz" in tries and (len(data) <= _small.SMALL_BLOCK or level.lz == "small"
+    if "lz" in tries and (len(data) <= _small.SMALL_BLOCK or not level.lz_full
                           and len(data) < LZ_ALONE_BELOW) and _small.lz_alone(data, CODERS):
         if len(data) <= _small.SMALL_BLOCK:
             return _small.encode_block(data, level.mixed, CODERS)
@@ -200,17 +201,17 @@ def encode(data, level, merge=None):
 
 
 def lz_tries(data, level, tries):
-    """``tries`` for block ``data``: at ``lz="all"`` or ``"first"``, a
-    block of QUICK_BELOW bytes or more keeps ``lz`` where its sample codes
-    as LZ to at most LZ_SAMPLE_GAIN times its grammar's estimate; at
-    ``"first"``, it is tried by ``lz`` alone where that is at most
-    LZ_ALONE_GAIN times and it has no filter's lag."""
-    if "lz" not in tries or level.lz == "small" or len(data) < QUICK_BELOW:
+    """``tries`` for block ``data``: with ``lz_full``, a block of
+    QUICK_BELOW bytes or more keeps ``lz`` where its sample codes as LZ to
+    at most LZ_SAMPLE_GAIN times its grammar's estimate; with ``lz_alone``,
+    it is tried by ``lz`` alone where that is at most LZ_ALONE_GAIN times
+    and it has no filter's lag."""
+    if "lz" not in tries or not level.lz_full or len(data) < QUICK_BELOW:
         return tries
     ratio = lz_sample_ratio(data, level.min_count)
     if ratio > LZ_SAMPLE_GAIN:
         return tuple(name for name in tries if name != "lz")
-    if level.lz == "first" and ratio <= LZ_ALONE_GAIN and not _filters.best_lag(data):
+    if level.lz_alone and ratio <= LZ_ALONE_GAIN and not _filters.best_lag(data):
         return ("lz",)
     return tries
 
@@ -266,7 +267,7 @@ def try_lz(block):
     """LZ: quickly parsed under QUICK_BELOW bytes, or fully at the levels
     that parse fully (``lz_tries`` having kept it where it may pay)."""
     data, level = block.data, block.level
-    if level.lz == "small":
+    if not level.lz_full:
         return _coding_lz.encode(data, quick=True) if len(data) < QUICK_BELOW else None
     return _coding_lz.encode(data)
 

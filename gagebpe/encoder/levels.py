@@ -32,10 +32,12 @@ class Level(NamedTuple):
     context_from: int = CONTEXT_FROM  # blocks of at least this many bytes try CONTEXT
     small_counts: tuple = ()  # blocks under 64 KiB are also built with these counts
     more_counts: tuple = ()  # every block is also built with these counts
-    # LZ: "small", quick parses of blocks under 64 KiB; "all", full parses of
-    # any block where it may pay; "first", as "all", and LZ alone where a
-    # large block's sample says it wins clearly (encoder.block.lz_tries)
-    lz: str = "small"
+    # LZ parses: without ``lz_full``, quick ones of blocks under 64 KiB; with
+    # it, full ones of any block where its sample says LZ may pay; with
+    # ``lz_alone`` too, a large block whose sample says LZ wins clearly is
+    # coded by LZ alone (encoder.block.lz_tries)
+    lz_full: bool = False
+    lz_alone: bool = False
     long_rules: bool = False  # SORTED and CONTEXT write a table of long rules where smaller
 
     @property
@@ -53,11 +55,11 @@ LEVELS = {
     3: Level(6, 1 << 21, FAST),
     4: Level(5, 1 << 21, FAST),
     5: Level(5, 1 << 22, FAST),
-    6: Level(4, 1 << 22, MIXING, lz="first", long_rules=True),
-    7: Level(4, 1 << 23, MIXING, context_from=0, lz="first", long_rules=True),
-    8: Level(4, 1 << 24, MIXING, context_from=0, lz="first", long_rules=True),
+    6: Level(4, 1 << 22, MIXING, lz_full=True, lz_alone=True, long_rules=True),
+    7: Level(4, 1 << 23, MIXING, context_from=0, lz_full=True, lz_alone=True, long_rules=True),
+    8: Level(4, 1 << 24, MIXING, context_from=0, lz_full=True, lz_alone=True, long_rules=True),
     9: Level(4, 1 << 25, BEST, probe=False, fold=True, context_from=0, small_counts=(2,),
-             more_counts=(3,), lz="all", long_rules=True),
+             more_counts=(3,), lz_full=True, long_rules=True),
 }
 
 

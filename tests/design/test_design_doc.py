@@ -9,7 +9,7 @@ from gagebpe.encoder.levels import DEFAULT_LEVEL, LEVELS
 DESIGN = Path(__file__).resolve().parents[2] / "docs" / "DESIGN.md"
 
 
-LZ_PARSE = {"small": "quick", "all": "full", "first": "full, first"}
+LZ_PARSE = {(False, False): "quick", (True, False): "full", (True, True): "full, first"}
 
 
 def size(n):
@@ -21,7 +21,7 @@ def row(number, level):
               *map(str, level.more_counts)]
     cells = [str(number), size(level.block_size), str(level.min_count), ", ".join(level.tries),
              ", ".join(counts), "yes" if level.probe else "no", size(level.context_from),
-             LZ_PARSE[level.lz], "yes" if level.fold else "no",
+             LZ_PARSE[level.lz_full, level.lz_alone], "yes" if level.fold else "no",
              "yes" if level.long_rules else "no"]
     return "| " + " | ".join(cells) + " |"
 
