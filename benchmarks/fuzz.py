@@ -218,14 +218,14 @@ def _single_field(blob, at, which, value):
     """The single stream ``blob`` with its size (``which`` 0) or payload
     size (1) written as ``value``, as a varint of any length it takes."""
     from gagebpe.format import container as _container
+    from gagebpe.plain.varint import varint_at
     at += 1
-    try:
-        for _ in range(which):
-            at = _container.read_varint(blob, at)[1]
-        end = _container.read_varint(blob, at)[1]
-    except _container.GageBPEError:
-        return blob
-    return blob[:at] + _container.varint(value) + blob[end:]
+    for _ in range(which + 1):
+        start = at
+        number, at = varint_at(blob, at)
+        if number < 0:
+            return blob
+    return blob[:start] + _container.varint(value) + blob[at:]
 
 
 def dictionary(fmt, blob):

@@ -282,6 +282,9 @@ if PURE_PYTHON:
         if len(args) == 1 and callable(args[0]) and not kwargs:
             return args[0]
         return lambda function: function
+
+    def jitable(function):
+        return function
 else:
     import numba
 
@@ -323,18 +326,28 @@ else:
             return dispatcher
         return decorate
 
+    def jitable(function):
+        """The plain ``function`` (of ``plain/`` or ``format/``), which
+        kernels may now call by its own name: Numba compiles it into each
+        kernel that does.  So one function serves Python and the kernels,
+        with no compiled twin to keep in step."""
+        from numba.extending import register_jitable
+        return register_jitable(function)
+
 
 def direct(kernel, *examples):
     """``kernel`` compiled (or loaded from the cache) for arguments of the
-    Numba types of ``examples``, as a function that takes only arguments of
-    exactly those types: it skips Numba's dispatch, which types every
-    argument of every call and costs a call of four arguments about 0.4
-    µs, as much as decoding a small record.  The caller checks the types
-    (another type raises, but the check is the caller's to make clear).
-    Where Numba is absent, ``kernel`` itself."""
+    Numba types of ``examples`` (each a value, or a Numba type itself), as
+    a function that takes only arguments of exactly those types: it skips
+    Numba's dispatch, which types every argument of every call and costs
+    a call of four arguments about 0.4 µs, as much as decoding a small
+    record.  The caller checks the types (another type raises, but the
+    check is the caller's to make clear).  Where Numba is absent,
+    ``kernel`` itself."""
     if PURE_PYTHON:
         return kernel
-    return kernel.compile(tuple(numba.typeof(example) for example in examples))
+    return kernel.compile(tuple(example if isinstance(example, numba.types.Type)
+                                else numba.typeof(example) for example in examples))
 
 
 def cache_place():

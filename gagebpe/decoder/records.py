@@ -1,7 +1,11 @@
 """Records: what ``compress_many`` writes with a dictionary, read without
 the general reader.  A record is a single stream (docs/FORMAT.md, section
 3) naming the dictionary, of one block coded DICTIONARY_IDS, DICTIONARY_LZ
-or LZ (the codings a record takes; docs/DESIGN.md, "Dictionaries").
+or LZ (the codings a record takes; docs/DESIGN.md, "Dictionaries"), its
+layout read as ``decoder.layout`` reads it, an LZ or DICTIONARY_LZ block
+by its coding's ``decode_block``, a DICTIONARY_IDS block by that coding's
+record kernels (``kernels.dictionary``), which read padded payloads two
+at a time.
 
 ``decode_streams`` reads many records in one kernel call, their layout
 and data checks included, so that a record costs no reader in Python;
@@ -20,15 +24,14 @@ import numpy as np
 from .. import _threads
 from .._errors import OVER_LIMIT, GageBPEError
 from .._jit import direct, njit
-from ..kernels import dictionary as _kernels, lz as _lz, primed_lz as _primed
-from ..kernels import varint as _varint
-from ..kernels.coded_sequence import u32
+from ..kernels import dictionary as _kernels
 from ..plain.varint import varint_at
 from ..kernels.unaligned import fill
+from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
 from ..format.codings.dictionary_ids import joined
-from ..format.container import MAX_BLOCK_SIZE
 from ..format.dictionary import Dictionary
 from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ
+from .layout import one_block as _one_block
 
 # What a stream was found to be.
 DECODED, NOT_A_RECORD, BAD_PAYLOAD, BAD_CHECK, PAST_LIMIT, TOO_BIG = range(6)
@@ -47,25 +50,12 @@ _thread = threading.local()
 @njit(cache=True, nogil=True)
 def _layout(data, head):
     """``(coding, size, payload_at, data_check)`` if ``data`` is exactly a
-    single stream beginning ``head`` of one block of a record's coding,
-    the layout checked as the general reader checks it; else size -1."""
-    h = head.shape[0]
-    n = len(data)
-    if n < h + 7:
-        return 0, -1, 0, 0
-    for i in range(h):
-        if data[i] != head[i]:
-            return 0, -1, 0, 0
-    coding = data[h]
+    single stream beginning ``head`` of one block of a record's coding
+    (``layout.one_block``); else size -1."""
+    coding, size, payload_at, data_check = _one_block(data, head)
     if coding != DICTIONARY_IDS and coding != LZ and coding != DICTIONARY_LZ:
-        return 0, -1, 0, 0
-    size, at = _varint.varint_at(data, h + 1)
-    if not 0 < size <= MAX_BLOCK_SIZE:
-        return 0, -1, 0, 0
-    payload_size, at = _varint.varint_at(data, at)
-    if payload_size < 0 or payload_size > size or n != at + 4 + payload_size:
-        return 0, -1, 0, 0
-    return np.int64(coding), size, at + 4, u32(data, at)
+        return coding, -1, 0, 0
+    return coding, size, payload_at, data_check
 
 
 @njit(cache=True, nogil=True)
@@ -78,11 +68,10 @@ def _decode_block(coding, padded, first, last, out, pos, size, decoder, check):
         _, table, phrases = _kernels.unpacked(decoder)
         ok = _kernels.decode_record(padded, first, last, out, pos, size, table, phrases)
     elif coding == LZ:
-        ok = _lz.decode_payload(padded[first:last], out[pos:pos + size]) == 0
+        ok = _coding_lz.decode_block(padded[first:last], size, out[pos:pos + size], coding) == 0
     else:
-        literal, distance, content = _kernels.lz_unpacked(decoder)
-        ok = content.shape[0] > 0 and _primed.decode(padded[first:last], out[pos:pos + size],
-                                                     literal, distance, content) == 0
+        ok = _coding_dictionary_lz.decode_block(padded[first:last], size, out[pos:pos + size],
+                                                coding, decoder) == 0
     return _found(coding, ok, out, pos, size, check)
 
 

@@ -7,9 +7,10 @@ a stream, built and checked, and the one parser of its layout.
 
 Every reader of streams is built on ``Parser``: the one-shot and the
 incremental decompressors, the file reader, ``describe`` (``gagebpe -l``)
-and the plain path.  The one-block fast path (``decoder.fast``) reads the
-single layout in a kernel, with these constants and the same varint
-reader.  All integers are little-endian.
+and the plain path.  The single layout's block is read by one function,
+``single_block``, which the parser calls and the decoders that read a
+single stream in a kernel compile (``decoder.layout``).  All integers are
+little-endian.
 """
 import struct
 import zlib
@@ -42,6 +43,7 @@ INDEX_ENTRY = struct.Struct("<II")
 # block count, total original size, CRC32 of the trailer before it, magic
 FOOTER = struct.Struct("<IQI4s")
 EMPTY_STREAM = MAGIC + bytes([0, END_OF_BLOCKS])
+MALFORMED_SIZE = "a size is longer than 4 bytes or not in its shortest form"
 
 
 def crc(*parts):
@@ -116,13 +118,36 @@ def varint(value):
     return bytes(out)
 
 
-def read_varint(view, at):
-    """``(value, end)``, or ``(None, at)`` while ``view`` holds only part
-    of the varint; ``GageBPEError`` for a malformed one."""
-    value, end = varint_at(view, at)
-    if value == -2:
-        raise GageBPEError("a size is longer than 4 bytes or not in its shortest form")
-    return (None, at) if value < 0 else (value, end)
+# ``single_block``'s answers instead of a coding
+PART, MALFORMED = -1, -2
+_CHECK_SIZE = CHECK.size  # a number, which a kernel can read
+
+
+def single_block(data, at):
+    """``(coding, size, payload_size, data_check, payload_at)`` of the
+    single layout's block at ``data[at:]`` (bytes or a uint8 array), its
+    fields not yet checked against each other; END_OF_BLOCKS and zeros
+    for the empty stream's end, which takes one byte.  Instead of a
+    coding: PART while ``data`` holds only part of the header, with
+    ``payload_at`` the least number of bytes that may hold it; MALFORMED
+    for a size that is not one of the format's varints.  Plain enough for
+    Numba to compile."""
+    if at >= len(data):
+        return PART, 0, 0, 0, at + 1
+    coding = int(data[at])
+    if coding == END_OF_BLOCKS:
+        return coding, 0, 0, 0, at + 1
+    size, end = varint_at(data, at + 1)
+    payload_size = size
+    if size >= 0 and coding != STORED:
+        payload_size, end = varint_at(data, end)
+    if payload_size < 0:
+        return payload_size, 0, 0, 0, max(len(data), end) + 1
+    if end + _CHECK_SIZE > len(data):
+        return PART, 0, 0, 0, end + _CHECK_SIZE
+    data_check = (int(data[end]) | int(data[end + 1]) << 8 | int(data[end + 2]) << 16
+                  | int(data[end + 3]) << 24)
+    return coding, size, payload_size, data_check, end + _CHECK_SIZE
 
 
 def block_check(data):
@@ -225,15 +250,8 @@ class Parser:
         if self._state == _PAYLOAD:
             return self.block.payload_size
         if self._state == _SINGLE:
-            if not len(head) or head[0] == END_OF_BLOCKS:
-                return 1
-            at = 1
-            for _ in range(1 if head[0] == STORED else 2):
-                value, end = varint_at(head, at)
-                if value < 0:
-                    return max(len(head) + 1, at + 1) if value == -1 else len(head)
-                at = end
-            return at + CHECK.size
+            coding, *_, payload_at = single_block(head, 0)
+            return len(head) if coding == MALFORMED else payload_at
         if self._state == _SINGLE_END:
             return 0
         if not len(head):
@@ -323,21 +341,17 @@ class Parser:
         """The single layout's block header, which has no check of its own:
         a wrong size or coding fails the decoding or the data check.  A
         coding of 0 ends the empty stream."""
-        if not len(view):
+        if len(view) and view[0] != END_OF_BLOCKS:
+            check_coding(view[0])
+        coding, size, payload_size, data_check, n = single_block(view, 0)
+        if coding == PART:
             return None, 0
-        coding = view[0]
+        if coding == MALFORMED:
+            raise GageBPEError(MALFORMED_SIZE)
         if coding == END_OF_BLOCKS:
             self._state = _DONE
             return End([], self._head_size + 1), 1
-        check_coding(coding)
-        size, at = read_varint(view, 1)
-        payload_size = size
-        if size is not None and coding != STORED:
-            payload_size, at = read_varint(view, at)
-        if payload_size is None or len(view) < at + CHECK.size:
-            return None, 0
-        data_check, = CHECK.unpack_from(view, at)
-        return self._block_header(coding, size, payload_size, data_check, at + CHECK.size)
+        return self._block_header(coding, size, payload_size, data_check, n)
 
     def _block_header(self, coding, size, payload_size, data_check, n):
         """The block header of ``n`` bytes that holds these fields, checked."""

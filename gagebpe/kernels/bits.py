@@ -44,7 +44,7 @@ else:
 
 
 @njit(cache=True, nogil=True)
-def _bit_length(v):
+def bit_length(v):
     n = 0
     while v > 0:
         v >>= 1
@@ -57,7 +57,7 @@ def merge_table_bits(n_terminals, n_merges):
     """Bits taken by a packed table of ``n_merges`` merges."""
     total = 0
     for k in range(n_merges):
-        total += 2 * _bit_length(n_terminals + k - 1)
+        total += 2 * bit_length(n_terminals + k - 1)
     return total
 
 
@@ -81,7 +81,7 @@ def pack_merges(merges, n_terminals, out):
     nbits = 0
     pos = 0
     for k in range(merges.shape[0]):
-        w = _bit_length(n_terminals + k - 1)
+        w = bit_length(n_terminals + k - 1)
         acc, nbits, pos = _put(out, acc, nbits, pos, merges[k, 0], w)
         acc, nbits, pos = _put(out, acc, nbits, pos, merges[k, 1], w)
     if nbits > 0:
@@ -97,7 +97,7 @@ def unpack_merges(buf, n_terminals, merges):
     nbits = 0
     pos = 0
     for k in range(merges.shape[0]):
-        w = _bit_length(n_terminals + k - 1)
+        w = bit_length(n_terminals + k - 1)
         mask = (np.uint64(1) << np.uint64(w)) - np.uint64(1)
         for side in range(2):
             while nbits < w:

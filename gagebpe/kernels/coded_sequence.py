@@ -145,6 +145,12 @@ def raise_problem(problem):
 
 
 @njit(cache=True, nogil=True, inline='always')
+def u16(a, i):
+    """The little-endian u16 at ``a[i:i + 2]``, as an int64."""
+    return np.int64(a[i]) | (np.int64(a[i + 1]) << 8)
+
+
+@njit(cache=True, nogil=True, inline='always')
 def u32(a, i):
     """The little-endian u32 at ``a[i:i + 4]``, as an int64."""
     return (np.int64(a[i]) | (np.int64(a[i + 1]) << 8) | (np.int64(a[i + 2]) << 16)

@@ -292,21 +292,6 @@ def padded(data):
     return out
 
 
-@njit(cache=True, nogil=True)
-def decode_records(data, starts, sizes, decoder, out, out_starts):
-    """Decode record i's payload ``data[starts[i]:starts[i + 1]]`` into
-    ``out[out_starts[i]:out_starts[i] + sizes[i]]``, for every i, with the
-    tables of ``decoder``; returns the number of the first record that
-    ``decode_record`` refuses, or -1."""
-    _, table, phrases = unpacked(decoder)
-    buffer = padded(data)
-    for i in range(starts.shape[0] - 1):
-        if not decode_record(buffer, starts[i], starts[i + 1], out, out_starts[i], sizes[i],
-                             table, phrases):
-            return i
-    return -1
-
-
 @njit(cache=True, nogil=True, inline='always')
 def check(data):
     """A record's data check: ``kernels.xxh64.block_check``'s value."""

@@ -28,13 +28,15 @@ drift apart.
 """
 import numpy as np
 
-from .._jit import njit
+from .._jit import jitable, njit
 from ..plain import tables
 from ..plain.tables import (BIAS, BIT_HASH, CONTEXT_HASH, HASHED, INPUTS, LEARNING, LIMIT, MASK32,
                             MATCH_START, MAX_MATCH, MAX_MATCH_BITS, MAX_SIZE, MAX_SLOT_BITS,
                             MIN_MATCH, MIN_SLOT_BITS, ORDERS, PRIMED_BITS, PRIMED_COUNT,
                             PRIMED_MATCH_BITS, PRIMED_MAX_SIZE,
                             SLOT_BITS_EXTRA, TOP, WEIGHT_START)
+
+match_length = jitable(tables.match_length)
 
 BIAS_AT, MATCH_AT = ORDERS, ORDERS + 1
 RATE = np.array(tables.RATE, np.int64)
@@ -104,9 +106,7 @@ def _next_match(model, block, i, history, at, length, shift):
         h = ((history * CONTEXT_HASH) & MASK32) >> shift
         if length == 0 and last[h]:
             start = np.int64(last[h]) - 1
-            k = 0
-            while k < MAX_MATCH and k < start and block[start - 1 - k] == block[i - 1 - k]:
-                k += 1
+            k = match_length(block, start, i)
             if k >= MIN_MATCH:
                 at, length = start, k
         last[h] = i + 1

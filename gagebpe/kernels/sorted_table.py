@@ -17,7 +17,7 @@ unary (q zeros, a one) and k low bits; docs/FORMAT.md has the exact layout.
 import numpy as np
 from .._jit import njit
 
-from .bits import _bit_length, _put, lowest_bit
+from .bits import bit_length, _put, lowest_bit
 from .unaligned import load8
 
 K_BITS = 6
@@ -85,14 +85,14 @@ def _put_unary(out, acc, nbits, pos, q):
 
 @njit(cache=True, nogil=True)
 def _max_k(limit):
-    return min(2 * _bit_length(limit - 1), (1 << K_BITS) - 2)
+    return min(2 * bit_length(limit - 1), (1 << K_BITS) - 2)
 
 
 @njit(cache=True, nogil=True)
 def _put_gamma(out, acc, nbits, pos, m):
-    acc, nbits, pos = _put_unary(out, acc, nbits, pos, _bit_length(m) - 1)
-    return _put(out, acc, nbits, pos, m & ((1 << (_bit_length(m) - 1)) - 1),
-                _bit_length(m) - 1)
+    acc, nbits, pos = _put_unary(out, acc, nbits, pos, bit_length(m) - 1)
+    return _put(out, acc, nbits, pos, m & ((1 << (bit_length(m) - 1)) - 1),
+                bit_length(m) - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -102,7 +102,7 @@ def pack(merges, sizes, n_terminals):
     d = merges.shape[0]
     # A depth costs at most 2*32+1 bits for m, K_BITS for k, and each merge at
     # most 2*w+1 bits (what k = max_k would cost).
-    bound = sizes.shape[0] * (65 + K_BITS) + d * (2 * _bit_length(n_terminals + d) + 1)
+    bound = sizes.shape[0] * (65 + K_BITS) + d * (2 * bit_length(n_terminals + d) + 1)
     out = np.zeros(bound // 8 + 9, np.uint8)
     acc = np.uint64(0)
     nbits = 0
@@ -264,7 +264,7 @@ def unpack(buf, n_terminals, merges):
 def _width(limit):
     """Bits of a long rule's part past its second: at least one, so that a
     table's bits bound how many parts it holds."""
-    return max(1, _bit_length(limit - 1))
+    return max(1, bit_length(limit - 1))
 
 
 @njit(cache=True, nogil=True)
@@ -274,7 +274,7 @@ def pack_long(starts, parts, classes, n_terminals):
     depth, length, count) list them, as bytes."""
     n = starts.shape[0] - 1
     n_classes = classes.shape[0]
-    bound = n_classes * (3 * 65 + K_BITS) + (starts[n] + n) * (2 * _bit_length(n_terminals + n) + 1)
+    bound = n_classes * (3 * 65 + K_BITS) + (starts[n] + n) * (2 * bit_length(n_terminals + n) + 1)
     out = np.zeros(bound // 8 + 9, np.uint8)
     acc = np.uint64(0)
     nbits = 0

@@ -1,6 +1,7 @@
-"""``plain.varint.varint_at`` compiled, for the kernels that read the
-format's varints: the one-block and record decoders, REPEATS' copies."""
-from .._jit import njit
+"""``plain.varint.varint_at``, callable from kernels, for those that read
+the format's varints: the single layout's reader (``decoder.layout``) and
+REPEATS' copies."""
+from .._jit import jitable
 from ..plain import varint as _plain
 
-varint_at = njit(cache=True, nogil=True)(_plain.varint_at)
+varint_at = jitable(_plain.varint_at)

@@ -10,6 +10,7 @@ codes or decodes, written out in full: a function call per bit would cost
 as much as the bit.  Encoding and decoding differ only in where each bit
 comes from, so they share that loop.
 """
+from .tables import match_length
 from .tables import (BIAS, BIT_HASH, CONTEXT_HASH, INPUTS, LEARNING, LIMIT, MASK32, MATCH_START,
                      MAX_MATCH, MAX_MATCH_BITS, MAX_SIZE, MAX_SLOT_BITS, MIN_MATCH, MIN_SLOT_BITS,
                      ORDERS, RATE, SLOT_BITS_EXTRA, SQUASH, STRETCH, TOP, WEIGHT_START)
@@ -109,9 +110,7 @@ def code(model, buf, first, payload, decoding):
             j = last[h]
             if length == 0 and j:
                 start = j - 1
-                k = 0
-                while k < MAX_MATCH and k < start and buf[start - 1 - k] == buf[i - 1 - k]:
-                    k += 1
+                k = match_length(buf, start, i)
                 if k >= MIN_MATCH:
                     ptr, length = start, k
             last[h] = i + 1
@@ -189,18 +188,11 @@ def code(model, buf, first, payload, decoding):
             seen0[partial] = c0
             q = order0[partial]
             order0[partial] = q + (((target - q) * rate[c0]) >> 16)
-            c1 = c1 + 1 if c1 < LIMIT else LIMIT
-            seen[s1] = c1
-            q = probs[s1]
-            probs[s1] = q + (((target - q) * rate[c1]) >> 16)
-            c2 = c2 + 1 if c2 < LIMIT else LIMIT
-            seen[s2] = c2
-            q = probs[s2]
-            probs[s2] = q + (((target - q) * rate[c2]) >> 16)
-            c3 = c3 + 1 if c3 < LIMIT else LIMIT
-            seen[s3] = c3
-            q = probs[s3]
-            probs[s3] = q + (((target - q) * rate[c3]) >> 16)
+            for s, c in ((s1, c1), (s2, c2), (s3, c3)):  # in this order: slots may coincide
+                c = c + 1 if c < LIMIT else LIMIT
+                seen[s] = c
+                q = probs[s]
+                probs[s] = q + (((target - q) * rate[c]) >> 16)
             if length:
                 c = match_seen[length]
                 c = c + 1 if c < LIMIT else LIMIT

@@ -1,6 +1,8 @@
 """The fixed numbers of the context-mixing model, as plain Python: the
 format's constants (docs/FORMAT.md, sections 4.12 and 4.13), the squash,
-stretch and rate tables built from them, and what a decoder reports.
+stretch and rate tables built from them, what a decoder reports, and the
+match model's check of a candidate (``match_length``, which the kernel
+calls too).
 ``gagebpe.kernels.mixing`` takes them from here, so the kernel and the plain
 model cannot disagree.
 """
@@ -85,3 +87,13 @@ def _stretch_all():
 STRETCH = _stretch_all()
 # A probability moves towards each bit by 1 / (n + 1/2) after its n-th.
 RATE = [0] + [131072 // (2 * n + 1) for n in range(1, LIMIT + 1)]
+
+
+def match_length(data, start, i):
+    """How many bytes before ``data[start]`` equal those before
+    ``data[i]``, up to MAX_MATCH: the match model's check of its candidate
+    ``start`` for position ``i``.  Plain enough for Numba."""
+    k = 0
+    while k < MAX_MATCH and k < start and data[start - 1 - k] == data[i - 1 - k]:
+        k += 1
+    return k

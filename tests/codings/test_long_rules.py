@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 import gagebpe
 from gagebpe.format.codings import context as _coding_context, sorted_rules as _coding_sorted
 from gagebpe.format import container as _container
-from gagebpe.decoder import fast as _fast
+from gagebpe.decoder import blocks, fast as _fast
 from gagebpe.format.codings import registry
 from gagebpe.kernels import grammar as _grammar, long_rules as _long_rules
 from gagebpe.kernels import cutoff as _cutoff, sorted_table as _sorted_table
@@ -155,17 +155,20 @@ def grammar_of(data, by_gain=False):
     return _grammar.truncate(g, _cutoff.for_sorted(g, hist)), hist
 
 
-@pytest.mark.parametrize("coder", [_coding_sorted, _coding_context])
-def test_long_payloads_decode_and_are_smaller_on_logs(coder):
+@pytest.mark.parametrize("coder, coding, long_coding", [
+    (_coding_sorted, registry.SORTED, registry.SORTED_LONG),
+    (_coding_context, registry.CONTEXT, registry.CONTEXT_LONG)])
+def test_long_payloads_decode_and_are_smaller_on_logs(coder, coding, long_coding):
     data = log_lines(3000)
     g, hist = grammar_of(data)
     rules = _coding_sorted.numbered(g, hist > 0, long_rules=True)
     assert rules.long_rules
     payload = coder.encode(g, hist, rules)
     assert len(payload) < len(coder.encode(g, hist))
-    assert coder.decode_long(payload, len(data), np.empty(len(data), np.uint8)).tobytes() == data
+    assert blocks.decode(long_coding, payload, len(data),
+                         np.empty(len(data), np.uint8)).tobytes() == data
     with pytest.raises(GageBPEError):  # its table is not a merge table
-        coder.decode(payload, len(data), np.empty(len(data), np.uint8))
+        blocks.decode(coding, payload, len(data), np.empty(len(data), np.uint8))
 
 
 def test_the_smaller_table_is_chosen_and_merges_win_a_tie():

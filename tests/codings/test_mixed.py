@@ -8,10 +8,9 @@ from hypothesis import given, strategies as st
 
 import gagebpe
 from gagebpe.plain import tables
-from gagebpe.encoder import block as _block
-from gagebpe.format.codings import mixed as _coding_mixed
+from gagebpe.encoder import levels
 from gagebpe.format import container as _container
-from gagebpe.decoder import fast as _fast
+from gagebpe.decoder import blocks, fast as _fast
 from gagebpe.format.codings import registry
 from gagebpe.kernels import mixing as _mixing
 from gagebpe.sample import sample
@@ -111,7 +110,7 @@ def test_levels_1_to_5_and_large_blocks_are_not_mixed():
     data = sample(1500)
     for level in range(1, 6):
         assert coding_of(gagebpe.compress(data, level)) != MIXED
-    big = sample(_block.MIXED_MAX + 1)
+    big = sample(levels.MIXED_MAX + 1)
     assert coding_of(gagebpe.compress(big, 9)) != MIXED
 
 
@@ -175,6 +174,6 @@ def test_the_payload_alone_decodes():
     data = sample(900)
     payload = one_block_payload(unprimed(data, 9))
     out = np.empty(len(data), np.uint8)
-    assert _coding_mixed.decode(payload, len(data), out).tobytes() == data
+    assert blocks.decode(registry.MIXED, payload, len(data), out).tobytes() == data
     with pytest.raises(gagebpe.GageBPEError, match="do not end"):
-        _coding_mixed.decode(payload + b"\0", len(data), out)
+        blocks.decode(registry.MIXED, payload + b"\0", len(data), out)

@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe import GageBPEError
-from gagebpe.format.codings import packed as _coding_packed
+from gagebpe.decoder import blocks
+from gagebpe.format.codings.registry import PACKED
 from gagebpe.format import container as _container
 from gagebpe.kernels.xxh64 import block_check
 from conftest import block_spans
@@ -170,7 +171,7 @@ def packed(n_merges, n_ids, terminals, table_bits, id_bits):
 ])
 def test_bad_packed_payloads(payload, size, message):
     with pytest.raises(GageBPEError, match=message):
-        _coding_packed.decode(payload, size, np.empty(size, np.uint8))
+        blocks.decode(PACKED, payload, size, np.empty(size, np.uint8))
 
 
 def test_hostile_sizes_are_rejected_before_allocating():

@@ -18,14 +18,15 @@ import struct
 import numpy as np
 
 from ...kernels import coded_sequence as _coded_sequence, expand as _expand
-from . import sorted_rules as _coding_sorted, payload as _payload
-from ..._errors import GageBPEError
-from .registry import CONTEXT, CONTEXT_LONG
+from ...kernels.coded_sequence import u32
+from . import sorted_rules as _coding_sorted, payload as _payload, problems as _problems
+from .registry import CONTEXT, CONTEXT_LONG, fields_at
 from ..._jit import njit
 
 # merges, ids, bytes of the merge table, of each code-length section, bitmaps
 HEAD = struct.Struct("<IIIII32s32s")
 HEAD_SIZE = HEAD.size
+_LENGTHS0, _LENGTHS1, _BITMAP, _CLASSES = fields_at(HEAD)[3:]
 # gagebpe puts letters in class 1.
 LETTERS = np.zeros(256, bool)
 LETTERS[np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", np.uint8)] = True
@@ -58,39 +59,25 @@ def encode(grammar, hist, rules=None, class_of_byte=LETTERS):
     return head + rules.table + lengths0 + lengths1 + sequence
 
 
-def decode(payload, size, out, long_rules=False):
-    """The block's bytes into ``out`` (``size`` bytes).  ``long_rules``:
-    of a CONTEXT_LONG payload."""
-    n_merges, n_ids, table_bytes, lengths0, lengths1, bitmap, class_bitmap = _payload.header(
-        payload, HEAD, "CONTEXT_LONG" if long_rules else "CONTEXT")
-    terminals = _payload.terminals(bitmap)
-    _payload.check_counts(len(terminals), n_merges, n_ids, size)
-    class_of_byte = np.unpackbits(np.frombuffer(class_bitmap, np.uint8), bitorder="little")
-    if (class_of_byte & ~np.unpackbits(np.frombuffer(bitmap, np.uint8), bitorder="little")).any():
-        raise GageBPEError("class bitmap marks a byte value the block does not hold")
-    _coded_sequence.raise_problem(decode_payload(
-        np.frombuffer(payload, np.uint8), n_merges, n_ids, table_bytes, lengths0, lengths1,
-        terminals, class_of_byte, long_rules, size, out))
-    return out
-
-
-def decode_long(payload, size, out):
-    """A CONTEXT_LONG block's bytes into ``out`` (``decode``)."""
-    return decode(payload, size, out, long_rules=True)
-
-
-DECODERS = {CONTEXT: decode, CONTEXT_LONG: decode_long}
-
-
 @njit(cache=True, nogil=True)
-def decode_payload(body, n_merges, n_ids, table_bytes, lengths0, lengths1, terminals,
-                   class_of_byte, long_rules, size, out):
-    """The whole payload after its header, in one call; the problem number.
-    ``long_rules``: CONTEXT_LONG's."""
-    problem, merges, internal = _coding_sorted.unpack_table(
-        body, HEAD_SIZE, table_bytes, terminals.shape[0], n_merges, long_rules)
+def decode_block(payload, size, out, coding):
+    """A CONTEXT or CONTEXT_LONG block's bytes into ``out`` (``size``
+    bytes); 0 or its problem (``format.codings.problems``)."""
+    problem, n_ids, terminals, merges, internal, end = _coding_sorted.read_rules(
+        payload, size, coding, HEAD_SIZE, _BITMAP, coding == CONTEXT_LONG)
     if problem:
         return problem
-    return _coded_sequence.expand_in_contexts(
-        body, HEAD_SIZE + table_bytes, np.array([lengths0, lengths1], np.int64), merges,
-        internal, n_ids, terminals, class_of_byte, size, out)
+    class_of_byte = np.empty(256, np.uint8)
+    for v in range(256):
+        present = (payload[_BITMAP + (v >> 3)] >> (v & 7)) & 1
+        marked = (payload[_CLASSES + (v >> 3)] >> (v & 7)) & 1
+        if marked and not present:
+            return _problems.at(coding, _problems.CLASSES)
+        class_of_byte[v] = marked
+    lengths = np.array([u32(payload, _LENGTHS0), u32(payload, _LENGTHS1)], np.int64)
+    problem = _coded_sequence.expand_in_contexts(payload, end, lengths, merges, internal, n_ids,
+                                                 terminals, class_of_byte, size, out)
+    return _problems.at(coding, _problems.SEQUENCE + problem) if problem else 0
+
+
+DECODERS = {CONTEXT: decode_block, CONTEXT_LONG: decode_block}

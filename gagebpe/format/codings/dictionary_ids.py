@@ -4,14 +4,15 @@ dictionary's code; nothing else is sent.
 
     payload = codes of the ids, MSB-first, then zero padding to a byte
 
-Records are coded and decoded many to a kernel call (``encode_many``,
-``decode_many``): one record alone is the batch of one.  Whole streams of
-records are read by ``decoder.records``.
+Records are coded many to a kernel call (``encode_many``): one record
+alone is the batch of one.  Whole streams of records are read by
+``decoder.records``, a block of the general reader by ``decode_block``.
 """
 import numpy as np
 
-from ..._errors import GageBPEError
+from ..._jit import njit
 from ...kernels import dictionary as _kernels
+from . import problems as _problems
 from .registry import DICTIONARY_IDS
 
 
@@ -38,28 +39,17 @@ def encode(data, dictionary):
     return encode_many([bytes(data)], dictionary)[0][0]
 
 
-def decode_many(payloads, sizes, dictionary):
-    """``(out, starts)``: the records of ``payloads``, of ``sizes`` bytes
-    each, decoded end to end into the uint8 array ``out``; record i is
-    ``out[starts[i]:starts[i + 1]]``.  ``GageBPEError`` for the first that
-    does not decode to exactly its size."""
-    data, payload_starts = joined(payloads)
-    starts = np.zeros(len(sizes) + 1, np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    out = np.empty(int(starts[-1]), np.uint8)
-    bad = _kernels.decode_records(data, payload_starts, np.asarray(sizes, np.int64),
-                                  dictionary.decoder, out, starts)
-    if bad >= 0:
-        raise GageBPEError("DICTIONARY_IDS block does not decode to its size with "
-                           f"dictionary {dictionary.id:#010x}")
-    return out, starts
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding, decoder):
+    """A DICTIONARY_IDS block's bytes into ``out`` (``size`` bytes), with
+    the tables of a dictionary's ``decoder``; 0 or its problem
+    (``format.codings.problems``)."""
+    _, table, phrases = _kernels.unpacked(decoder)
+    if _kernels.decode_unpadded(payload, 0, out[:size], table, phrases):
+        return 0
+    return _problems.at(coding, _problems.NOT_DECODED)
 
 
-def decode(payload, size, out, dictionary):
-    """The block's bytes into ``out`` (``size`` bytes)."""
-    decoded, _ = decode_many([bytes(payload)], [size], dictionary)
-    out[:] = decoded
-    return out
-
-
-DECODERS = {DICTIONARY_IDS: decode}
+DECODERS = {DICTIONARY_IDS: decode_block}
+# What a decoder takes besides the block, from the stream's dictionary.
+INPUTS = {DICTIONARY_IDS: lambda dictionary: (dictionary.decoder,)}

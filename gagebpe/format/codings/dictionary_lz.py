@@ -6,8 +6,9 @@ back into the dictionary's content.
 """
 import numpy as np
 
-from ..._errors import GageBPEError
-from ...kernels import dictionary as _kernels, lz as _lz, primed_lz as _primed
+from ..._jit import njit
+from ...kernels import dictionary as _kernels, primed_lz as _primed
+from . import problems as _problems
 from .registry import DICTIONARY_LZ
 from .dictionary_ids import joined
 
@@ -32,17 +33,18 @@ def encode_many(records, dictionary):
     return [payloads[payload_starts[i]:payload_starts[i + 1]] for i in range(len(records))]
 
 
-def decode(payload, size, out, dictionary):
-    """The block's bytes into ``out`` (``size`` bytes)."""
-    literal, distance, content = _kernels.lz_unpacked(dictionary.decoder)
-    if not len(content):
-        raise GageBPEError(f"DICTIONARY_LZ block, but dictionary {dictionary.id:#010x} holds "
-                           "no content")
-    problem = _primed.decode(np.frombuffer(payload, np.uint8), out[:size], literal, distance,
-                             content)
-    if problem:
-        raise GageBPEError(_lz.PROBLEMS[problem])
-    return out
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding, decoder):
+    """A DICTIONARY_LZ block's bytes into ``out`` (``size`` bytes), with
+    the codes and content of a dictionary's ``decoder``; 0 or its problem
+    (``format.codings.problems``)."""
+    literal, distance, content = _kernels.lz_unpacked(decoder)
+    if content.shape[0] == 0:
+        return _problems.at(coding, _problems.NO_CONTENT)
+    problem = _primed.decode(payload, out[:size], literal, distance, content)
+    return _problems.at(coding, _problems.LZ + problem) if problem else 0
 
 
-DECODERS = {DICTIONARY_LZ: decode}
+DECODERS = {DICTIONARY_LZ: decode_block}
+# What a decoder takes besides the block, from the stream's dictionary.
+INPUTS = {DICTIONARY_LZ: lambda dictionary: (dictionary.decoder,)}

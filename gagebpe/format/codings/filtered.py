@@ -6,39 +6,37 @@
 Decoding the inner payload gives the filtered bytes, and undoing the
 filter gives the block.
 """
-import struct
-
-from ..._errors import GageBPEError
+from ..._jit import njit
 from ...kernels import filters
-from .registry import FILTERED, check_inner
+from ...kernels.coded_sequence import u16
+from . import grammars as _grammars, problems as _problems
+from .registry import CODINGS, FILTERED, fields_at
 
-HEAD = struct.Struct("<BHB")  # filter, lag, inner coding
+HEAD = CODINGS[FILTERED].head.layout
+HEAD_SIZE = HEAD.size
+_FILTER, _LAG, _CODING = fields_at(HEAD)
 
 
 def encode(kind, lag, coding, payload):
     return HEAD.pack(kind, lag, coding) + payload
 
 
-def split(payload):
-    """``(filter, lag, inner coding, inner payload)``, each checked."""
-    if len(payload) < HEAD.size:
-        raise GageBPEError("FILTERED block shorter than its header")
-    kind, lag, coding = HEAD.unpack_from(payload)
-    if kind not in filters.FILTERS:
-        raise GageBPEError(f"unknown filter {kind}")
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding):
+    """The inner block decoded into ``out`` (``size`` bytes) and its filter
+    undone there; 0, or the problem (``format.codings.problems``) of this
+    block or of the inner one."""
+    if payload.shape[0] < HEAD_SIZE:
+        return _problems.at(coding, _problems.SHORT_HEAD)
+    kind, lag = payload[_FILTER], u16(payload, _LAG)
+    if kind != filters.DELTA and kind != filters.XOR:
+        return _problems.at(coding, _problems.FILTER, kind)
     if lag == 0:
-        raise GageBPEError("filter lag is zero")
-    check_inner(FILTERED, coding)
-    return kind, lag, coding, payload[HEAD.size:]
+        return _problems.at(coding, _problems.LAG)
+    problem = _grammars.decode_block(payload[HEAD_SIZE:], size, out, payload[_CODING], coding)
+    if not problem:
+        filters.unfilter(out, kind, lag)
+    return problem
 
 
-def decode(payload, size, out, decode_inner):
-    """The block's bytes into ``out`` (``size`` bytes), its inner payload
-    decoded by ``decode_inner(coding, payload, size, out)``."""
-    kind, lag, coding, payload = split(payload)
-    decode_inner(coding, payload, size, out)
-    filters.unfilter(out, kind, lag)
-    return out
-
-
-DECODERS = {FILTERED: decode}
+DECODERS = {FILTERED: decode_block}

@@ -6,44 +6,43 @@
 Decoding the inner payload gives the ``folded_size`` folded bytes, and
 unfolding them gives the block.
 """
-import struct
-
 import numpy as np
 
-from ..._errors import GageBPEError
+from ..._jit import njit
 from ...kernels import case
-from .registry import FOLDED, check_inner
+from ...kernels.coded_sequence import u32
+from . import grammars as _grammars, problems as _problems
+from .registry import CODINGS, FOLDED, fields_at
 
-HEAD = struct.Struct("<BBIB")  # markers, folded size, inner coding
+HEAD = CODINGS[FOLDED].head.layout
+HEAD_SIZE = HEAD.size
+_SINGLE, _WORD, _FOLDED_SIZE, _CODING = fields_at(HEAD)
 
 
 def encode(single, word, folded_size, coding, payload):
     return HEAD.pack(single, word, folded_size, coding) + payload
 
 
-def split(payload, size):
-    """``(single, word, folded size, inner coding, inner payload)`` of a
-    block of ``size`` bytes, each checked."""
-    if len(payload) < HEAD.size:
-        raise GageBPEError("FOLDED block shorter than its header")
-    single, word, folded_size, coding = HEAD.unpack_from(payload)
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding):
+    """The inner block's folded bytes, decoded, unfolded into ``out``
+    (``size`` bytes); 0, or the problem (``format.codings.problems``) of
+    this block or of the inner one."""
+    if payload.shape[0] < HEAD_SIZE:
+        return _problems.at(coding, _problems.SHORT_HEAD)
+    single, word, folded_size = payload[_SINGLE], payload[_WORD], u32(payload, _FOLDED_SIZE)
     if single == word:
-        raise GageBPEError("FOLDED block's markers are the same byte")
-    # Each capital adds at most one marker.
-    if not size <= folded_size <= 2 * size:
-        raise GageBPEError("FOLDED block's folded size disagrees with its size")
-    check_inner(FOLDED, coding)
-    return single, word, folded_size, coding, payload[HEAD.size:]
-
-
-def decode(payload, size, out, decode_inner):
-    """The block's bytes into ``out`` (``size`` bytes), its inner payload
-    decoded by ``decode_inner(coding, payload, size, out)``."""
-    single, word, folded_size, coding, payload = split(payload, size)
-    folded = decode_inner(coding, payload, folded_size, np.empty(folded_size, np.uint8))
+        return _problems.at(coding, _problems.MARKERS)
+    if not size <= folded_size <= 2 * size:  # each capital adds at most one marker
+        return _problems.at(coding, _problems.FOLDED_SIZE)
+    folded = np.empty(folded_size, np.uint8)
+    problem = _grammars.decode_block(payload[HEAD_SIZE:], folded_size, folded,
+                                     payload[_CODING], coding)
+    if problem:
+        return problem
     if case.unfold(folded, single, word, out) != size:
-        raise GageBPEError("FOLDED block does not unfold to its size")
-    return out
+        return _problems.at(coding, _problems.UNFOLDED)
+    return 0
 
 
-DECODERS = {FOLDED: decode}
+DECODERS = {FOLDED: decode_block}

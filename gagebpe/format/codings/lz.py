@@ -20,7 +20,8 @@ import numpy as np
 
 from ...kernels import huffman as _huffman, lz as _lz
 from ...plain import lz as plain_lz
-from ..._errors import GageBPEError
+from ..._jit import njit
+from . import problems as _problems
 from .registry import LZ, LZ_PARTS
 
 # A block under SMALL bytes is parsed PASSES times, each pass re-pricing
@@ -225,20 +226,15 @@ def _head(literal_lengths, distance_lengths, nreps):
     return bytes([len(literal_lengths) - _lz.LITERALS, len(distance_lengths) - nreps])
 
 
-def decode(payload, size, out):
-    """LZ block ``payload`` into ``out`` (``size`` bytes)."""
-    return _checked(_lz.decode_payload(np.frombuffer(payload, np.uint8), out[:size]), out)
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding):
+    """An LZ or LZ_PARTS block's bytes into ``out`` (``size`` bytes); 0 or
+    its problem (``format.codings.problems``)."""
+    if coding == LZ:
+        problem = _lz.decode_payload(payload, out[:size])
+    else:
+        problem = _lz.decode_parts(payload, out[:size])
+    return _problems.at(coding, _problems.LZ + problem) if problem else 0
 
 
-def decode_parts(payload, size, out):
-    """LZ_PARTS block ``payload`` into ``out`` (``size`` bytes)."""
-    return _checked(_lz.decode_parts(np.frombuffer(payload, np.uint8), out[:size]), out)
-
-
-def _checked(problem, out):
-    if problem:
-        raise GageBPEError(_lz.PROBLEMS[problem])
-    return out
-
-
-DECODERS = {LZ: decode, LZ_PARTS: decode_parts}
+DECODERS = {LZ: decode_block, LZ_PARTS: decode_block}

@@ -11,10 +11,11 @@ where the payload does.
 """
 import numpy as np
 
-from ..._errors import GageBPEError
+from ..._jit import njit
 from ...kernels import mixing as _mixing
-from ...plain import primed, tables
+from ...plain import primed
 from ...plain.priming_text import PRIMING_TEXT
+from . import problems as _problems
 from .registry import MIXED, MIXED_PRIMED
 
 _primed = []  # the priming text and the model after it, read at first use
@@ -28,12 +29,20 @@ def encode(data):
     return out[:n].tobytes() if 0 < n < len(data) else None
 
 
-def decode(payload, size, out):
-    """The MIXED block ``payload`` into ``out`` (``size`` bytes)."""
-    problem, _ = _mixing.decode(np.frombuffer(payload, np.uint8), out[:size])
-    if problem:
-        raise GageBPEError(tables.PROBLEMS[problem])
-    return out
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding):
+    """A MIXED block's bytes into ``out`` (``size`` bytes); 0 or its
+    problem (``format.codings.problems``)."""
+    problem, _ = _mixing.decode(payload, out[:size])
+    return _problems.at(coding, _problems.MIXING + problem) if problem else 0
+
+
+@njit(cache=True, nogil=True)
+def decode_primed_block(payload, size, out, coding, text, state):
+    """A MIXED_PRIMED block's bytes into ``out`` (``size`` bytes), with
+    ``primed_model()``'s ``text`` and ``state``; 0 or its problem."""
+    problem, _ = _mixing.decode_primed(payload, out[:size], text, state)
+    return _problems.at(coding, _problems.MIXING + problem) if problem else 0
 
 
 def primed_model():
@@ -66,13 +75,6 @@ def encode_primed(data):
     return out[:n].tobytes() if 0 < n < len(data) else None
 
 
-def decode_primed(payload, size, out):
-    """The MIXED_PRIMED block ``payload`` into ``out`` (``size`` bytes)."""
-    problem, _ = _mixing.decode_primed(np.frombuffer(payload, np.uint8), out[:size],
-                                       *primed_model())
-    if problem:
-        raise GageBPEError(tables.PROBLEMS[problem])
-    return out
-
-
-DECODERS = {MIXED: decode, MIXED_PRIMED: decode_primed}
+DECODERS = {MIXED: decode_block, MIXED_PRIMED: decode_primed_block}
+# What a decoder takes besides the block, from the stream's dictionary.
+INPUTS = {MIXED_PRIMED: lambda dictionary: primed_model()}

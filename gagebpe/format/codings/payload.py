@@ -1,16 +1,16 @@
 """What the grammar codings' payloads share: the terminal bitmap, the
 grammar renumbered over the terminals it marks, and the checks of counts
-and sections every decoder makes before trusting them.
+and padding their decoding kernels make before trusting them.
 
 A block's terminals are the byte values it contains, in increasing order:
 symbols ``0 .. t-1``, then merge k is symbol ``t + k``.  The bitmap has bit
 ``v % 8`` of byte ``v // 8`` set for each value v present.
 """
-import functools
-
 import numpy as np
 
-from ..._errors import GageBPEError
+from ..._jit import njit
+from ...kernels.coded_sequence import u32
+from . import problems as _problems
 
 BITMAP_BYTES = 32
 
@@ -18,19 +18,6 @@ BITMAP_BYTES = 32
 def bitmap(present):
     """The 32-byte bitmap of the byte values where ``present`` is true."""
     return np.packbits(present, bitorder="little").tobytes()
-
-
-@functools.lru_cache(maxsize=256)
-def terminals(bitmap_bytes):
-    """The byte values a bitmap (bytes) marks, in increasing order (a
-    read-only uint8 array: remembered, since the blocks of one kind of data
-    share their few bitmaps, and a small block's decoding would otherwise
-    spend a tenth of its time here)."""
-    values = np.flatnonzero(
-        np.unpackbits(np.frombuffer(bitmap_bytes, np.uint8), bitorder="little")
-    ).astype(np.uint8)
-    values.flags.writeable = False
-    return values
 
 
 def compact(present, grammar):
@@ -42,29 +29,39 @@ def compact(present, grammar):
     return numbers[grammar.merges], numbers[grammar.ids]
 
 
-def check_counts(n_terminals, n_merges, n_ids, size):
-    """Refuse counts no grammar of ``size`` bytes has: every id expands to
-    at least one byte and every merge removes one id."""
-    if n_ids > size or n_merges >= size or n_terminals == 0:
-        raise GageBPEError("block counts disagree with its size")
+@njit(cache=True, nogil=True)
+def _terminals(payload, at):
+    """The byte values the bitmap at ``payload[at:]`` marks, in increasing
+    order."""
+    values = np.empty(256, np.uint8)
+    n = 0
+    for v in range(256):
+        if (payload[at + (v >> 3)] >> (v & 7)) & 1:
+            values[n] = v
+            n += 1
+    return values[:n]
 
 
-def check_padding(section, nbits, coding):
-    """Refuse a section of ``nbits`` bits whose last byte's spare bits are
-    not zero."""
-    if nbits % 8 and section[-1] >> (nbits % 8):
-        raise GageBPEError(f"{coding} block padding bits are not zero")
+@njit(cache=True, nogil=True)
+def read_head(payload, size, coding, head_size, bitmap_at):
+    """``(problem, n_merges, n_ids, terminals)`` from the head of a grammar
+    coding's payload (``head_size`` bytes, which begin with the two counts,
+    the terminal bitmap at ``bitmap_at``), checked: a grammar of ``size``
+    bytes has at least one terminal, every id expands to at least one byte
+    and every merge removes one id.  ``problem`` is 0 or the block's
+    (``format.codings.problems``)."""
+    terminals = np.empty(0, np.uint8)
+    if payload.shape[0] < head_size:
+        return _problems.at(coding, _problems.SHORT_HEAD), 0, 0, terminals
+    n_merges, n_ids = u32(payload, 0), u32(payload, 4)
+    terminals = _terminals(payload, bitmap_at)
+    if not (n_ids <= size and n_merges < size and terminals.shape[0] > 0):
+        return _problems.at(coding, _problems.COUNTS), 0, 0, terminals
+    return 0, n_merges, n_ids, terminals
 
 
-def section(body, start, length):
-    """``body[start:start + length]``, which must lie within ``body``."""
-    if start + length > len(body):
-        raise GageBPEError("block sections overrun its payload")
-    return body[start:start + length]
-
-
-def header(payload, layout, coding):
-    """The fields of a payload's fixed header (a ``struct.Struct``)."""
-    if len(payload) < layout.size:
-        raise GageBPEError(f"{coding} block shorter than its header")
-    return layout.unpack_from(payload)
+@njit(cache=True, nogil=True, inline="always")
+def padded_with_zeros(section, nbits):
+    """Whether a section of ``nbits`` bits has zeros in its last byte's
+    spare bits."""
+    return nbits % 8 == 0 or section[-1] >> (nbits % 8) == 0

@@ -1,11 +1,13 @@
 """The block codings of format 1.0, each numbered once (docs/FORMAT.md,
 section 4): its name, the module of ``format.codings`` that writes and
 reads it, the inner codings it may wrap, and where a grammar coding keeps
-its rule count.  The container, the coding modules, the decoders and
-``describe`` all read this table; a later coding is a new entry under a
+its rule count, and a wrapper's header (the one definition its module
+and ``describe`` read).  The container, the coding modules, the decoders
+and ``describe`` all read this table; a later coding is a new entry under a
 new number (section 6).  It imports no coding module: dispatching on it is
 the decoder's (``decoder.blocks``).
 """
+import re
 import struct
 from typing import NamedTuple
 
@@ -17,14 +19,45 @@ from ..._version import __version__
 GRAMMARS = (PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG)
 
 
+
+
+def fields_at(layout):
+    """Where each field of ``layout`` (a little-endian ``struct.Struct``
+    without padding) begins: what a kernel, which has no ``struct``, reads
+    a header by."""
+    offsets, at = [], 0
+    for count, code in re.findall(r"(\d*)([a-zA-Z?])", layout.format[1:]):
+        for _ in range(1 if code == "s" else int(count or 1)):
+            offsets.append(at)
+            at += struct.calcsize("<" + (count if code == "s" else "") + code)
+    assert at == layout.size
+    return tuple(offsets)
+
+
+class Wrapper(NamedTuple):
+    """A wrapper coding's header: its ``layout`` and which of its fields
+    is the inner coding's number; the inner payload follows it."""
+    layout: struct.Struct
+    coding_field: int
+
+    @property
+    def inner_at(self):
+        """(where the inner coding's number lies, where its payload begins)"""
+        return fields_at(self.layout)[self.coding_field], self.layout.size
+
+
 class Coding(NamedTuple):
     number: int
     name: str
     module: str  # under gagebpe.format.codings
     inner: tuple = ()  # the codings it may wrap
-    inner_at: tuple = None  # (where the inner coding's number lies, where its payload begins)
+    head: Wrapper = None  # a wrapper's header
     rules_at: int = None  # where a grammar coding's rule count (u32) lies
     dictionary: bool = False  # reads the stream's dictionary
+
+    @property
+    def inner_at(self):
+        return self.head.inner_at if self.head else None
 
 
 CODINGS = {c.number: c for c in (
@@ -34,9 +67,13 @@ CODINGS = {c.number: c for c in (
     Coding(SORTED_LONG, "SORTED_LONG", "sorted_rules", rules_at=0),
     Coding(CONTEXT, "CONTEXT", "context", rules_at=0),
     Coding(CONTEXT_LONG, "CONTEXT_LONG", "context", rules_at=0),
-    Coding(FILTERED, "FILTERED", "filtered", GRAMMARS, (3, 4)),
-    Coding(FOLDED, "FOLDED", "folded", GRAMMARS, (6, 7)),
-    Coding(REPEATS, "REPEATS", "repeats", (STORED, *GRAMMARS, FILTERED, FOLDED), (0, 13)),
+    # filter, lag, inner coding
+    Coding(FILTERED, "FILTERED", "filtered", GRAMMARS, Wrapper(struct.Struct("<BHB"), 2)),
+    # case markers (single, word), folded size, inner coding
+    Coding(FOLDED, "FOLDED", "folded", GRAMMARS, Wrapper(struct.Struct("<BBIB"), 3)),
+    # inner coding, literal size, copies, their bytes
+    Coding(REPEATS, "REPEATS", "repeats", (STORED, *GRAMMARS, FILTERED, FOLDED),
+           Wrapper(struct.Struct("<BIII"), 0)),
     Coding(LZ, "LZ", "lz"),
     Coding(MIXED, "MIXED", "mixed"),
     Coding(MIXED_PRIMED, "MIXED_PRIMED", "mixed"),
@@ -46,7 +83,7 @@ CODINGS = {c.number: c for c in (
 )}
 # The most bytes of a payload's head that say its rule count: REPEATS over
 # FOLDED over a grammar coding.
-HEAD_BYTES = 13 + 7 + 4
+HEAD_BYTES = CODINGS[REPEATS].head.layout.size + CODINGS[FOLDED].head.layout.size + 4
 
 
 def name(number):

@@ -8,17 +8,18 @@ left.
 The inner payload decodes to the ``literal_size`` literals; the copies
 (``copies_bytes`` bytes at the end) put the repeats back between them.
 """
-import struct
-
 import numpy as np
 
+from ..._jit import njit
 from ...kernels import repeats as _repeats
-from .registry import REPEATS, check_inner
-from ..._errors import GageBPEError
+from ...kernels.coded_sequence import u32
+from . import filtered as _filtered, folded as _folded, grammars as _grammars
+from . import problems as _problems, stored as _stored
+from .registry import CODINGS, FILTERED, FOLDED, REPEATS, STORED, fields_at
 
-HEAD = struct.Struct("<BIII")  # inner coding, literal size, copies, their bytes
-PROBLEMS = {_repeats.BAD_COPIES: "REPEATS block's copies are malformed",
-            _repeats.BAD_LITERALS: "REPEATS block's literals do not fill it"}
+HEAD = CODINGS[REPEATS].head.layout
+HEAD_SIZE = HEAD.size
+_CODING, _LITERAL_SIZE, _COPIES, _COPIES_BYTES = fields_at(HEAD)
 
 
 def find(data):
@@ -36,44 +37,46 @@ def encode(copies, literal_size, coding, payload):
     return HEAD.pack(coding, literal_size, len(copies), len(packed)) + payload + packed
 
 
-def split(payload, size):
-    """``(inner coding, literal size, copies, packed copies, inner payload)``
-    of a block of ``size`` bytes, each checked."""
-    if len(payload) < HEAD.size:
-        raise GageBPEError("REPEATS block shorter than its header")
-    coding, literal_size, n_copies, copies_bytes = HEAD.unpack_from(payload)
-    check_inner(REPEATS, coding)
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding):
+    """The inner block's literals decoded to the end of ``out`` (``size``
+    bytes), then the copies put back between them from the front; 0, or
+    the problem (``format.codings.problems``) of this block or of the
+    inner one."""
+    if payload.shape[0] < HEAD_SIZE:
+        return _problems.at(coding, _problems.SHORT_HEAD)
+    literal_size, n_copies = u32(payload, _LITERAL_SIZE), u32(payload, _COPIES)
+    copies_bytes = u32(payload, _COPIES_BYTES)
     # The first byte is a literal: a copy's source lies before it.
     if not 0 < literal_size < size:
-        raise GageBPEError("REPEATS block's literal size disagrees with its size")
+        return _problems.at(coding, _problems.LITERAL_SIZE)
     if not 0 < n_copies <= size - literal_size:
-        raise GageBPEError("REPEATS block's copy count disagrees with its size")
+        return _problems.at(coding, _problems.COPY_COUNT)
     # Three numbers of one to VARINT_BYTES bytes each.
     if not 3 * n_copies <= copies_bytes <= 3 * _repeats.VARINT_BYTES * n_copies:
-        raise GageBPEError("REPEATS block's copies disagree with their count")
-    end = len(payload) - copies_bytes
-    if end < HEAD.size:
-        raise GageBPEError("REPEATS block's copies overrun it")
-    return (coding, literal_size, n_copies, np.frombuffer(payload, np.uint8, offset=end),
-            payload[HEAD.size:end])
-
-
-def restore(out, literal_size, n_copies, packed):
-    """The block into ``out``, whose last ``literal_size`` bytes hold its
-    literals, from them and its copies."""
-    problem = _repeats.restore(out, literal_size, packed, n_copies)
+        return _problems.at(coding, _problems.COPIES_BYTES)
+    end = payload.shape[0] - copies_bytes
+    if end < HEAD_SIZE:
+        return _problems.at(coding, _problems.COPIES_OVERRUN)
+    problem = _decode_literals(payload[HEAD_SIZE:end], literal_size, out[size - literal_size:],
+                               payload[_CODING], coding)
     if problem:
-        raise GageBPEError(PROBLEMS[problem])
-    return out
+        return problem
+    problem = _repeats.restore(out, literal_size, payload[end:], n_copies)
+    return _problems.at(coding, _problems.REPEATS + problem) if problem else 0
 
 
-def decode(payload, size, out, decode_inner):
-    """The block's bytes into ``out`` (``size`` bytes), its literals
-    decoded by ``decode_inner(coding, payload, size, out)``."""
-    coding, literal_size, n_copies, copies, payload = split(payload, size)
-    # The literals go where the block ends, and move forward from there.
-    decode_inner(coding, payload, literal_size, out[size - literal_size:])
-    return restore(out, literal_size, n_copies, copies)
+@njit(cache=True, nogil=True)
+def _decode_literals(payload, size, out, inner, coding):
+    """The inner block of REPEATS block ``coding``: its module's
+    ``decode_block``."""
+    if inner == STORED:
+        return _stored.decode_block(payload, size, out, inner)
+    if inner == FILTERED:
+        return _filtered.decode_block(payload, size, out, inner)
+    if inner == FOLDED:
+        return _folded.decode_block(payload, size, out, inner)
+    return _grammars.decode_block(payload, size, out, inner, coding)
 
 
-DECODERS = {REPEATS: decode}
+DECODERS = {REPEATS: decode_block}

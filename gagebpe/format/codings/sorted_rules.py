@@ -17,13 +17,15 @@ import numpy as np
 
 from ...kernels import (coded_sequence as _coded_sequence, huffman as _huffman,
                         long_rules as _long_rules, sorted_table as _sorted_table)
-from . import payload as _payload
-from .registry import SORTED, SORTED_LONG
+from ...kernels.coded_sequence import u32
+from . import payload as _payload, problems as _problems
+from .registry import SORTED, SORTED_LONG, fields_at
 from ..._jit import njit
 
 # merges, ids, bytes of the merge table, bytes of the code lengths, bitmap
 HEAD = struct.Struct("<IIII32s")
 HEAD_SIZE = HEAD.size
+_TABLE, _LENGTHS, _BITMAP = fields_at(HEAD)[2:]
 
 
 class Numbered(NamedTuple):
@@ -91,19 +93,6 @@ def unpack_table(body, start, table_bytes, n_terminals, n_rules, long_rules):
     return (0 if ok else _coded_sequence.BAD_TABLE), merges, internal
 
 
-@njit(cache=True, nogil=True)
-def decode_payload(body, n_merges, n_ids, table_bytes, length_bytes, terminals, long_rules,
-                   size, out):
-    """The whole payload after its header, in one call; the problem number.
-    ``long_rules``: SORTED_LONG's."""
-    problem, merges, internal = unpack_table(body, HEAD_SIZE, table_bytes, terminals.shape[0],
-                                             n_merges, long_rules)
-    if problem:
-        return problem
-    return _coded_sequence.expand_sequence(body, HEAD_SIZE + table_bytes, length_bytes, merges,
-                                           internal, n_ids, terminals, size, out)
-
-
 def encode(grammar, hist, rules=None):
     """The payload of the block with byte histogram ``hist`` and byte-level
     ``grammar`` (all of whose merges are kept), numbered as ``rules`` says
@@ -122,22 +111,39 @@ def encode(grammar, hist, rules=None):
     return head + rules.table + lengths_section + sequence
 
 
-def decode(payload, size, out, long_rules=False):
-    """The block's bytes into ``out`` (``size`` bytes).  ``long_rules``:
-    of a SORTED_LONG payload."""
-    n_merges, n_ids, table_bytes, length_bytes, bitmap = _payload.header(
-        payload, HEAD, "SORTED_LONG" if long_rules else "SORTED")
-    terminals = _payload.terminals(bitmap)
-    _payload.check_counts(len(terminals), n_merges, n_ids, size)
-    _coded_sequence.raise_problem(decode_payload(
-        np.frombuffer(payload, np.uint8), n_merges, n_ids, table_bytes, length_bytes, terminals,
-        long_rules, size, out))
-    return out
+@njit(cache=True, nogil=True)
+def read_rules(payload, size, coding, head_size, bitmap_at, long_rules):
+    """``(problem, n_ids, terminals, merges, internal, end)`` of a SORTED
+    or CONTEXT payload (``long_rules``: of their long forms), whose head
+    of ``head_size`` bytes begins with the counts and the table's size and
+    has the terminal bitmap at ``bitmap_at``: its
+    counts and terminals (``payload.read_head``) and its table
+    (``unpack_table``), which ends at ``end``.  ``problem`` is 0 or the
+    block's (``format.codings.problems``)."""
+    problem, n_merges, n_ids, terminals = _payload.read_head(payload, size, coding, head_size,
+                                                             bitmap_at)
+    merges, internal = np.empty((0, 2), np.int32), np.empty(0, np.int32)
+    if problem:
+        return problem, n_ids, terminals, merges, internal, 0
+    table_bytes = u32(payload, _TABLE)
+    problem, merges, internal = unpack_table(payload, head_size, table_bytes, terminals.shape[0],
+                                             n_merges, long_rules)
+    if problem:
+        problem = _problems.at(coding, _problems.SEQUENCE + problem)
+    return problem, n_ids, terminals, merges, internal, head_size + table_bytes
 
 
-def decode_long(payload, size, out):
-    """A SORTED_LONG block's bytes into ``out`` (``decode``)."""
-    return decode(payload, size, out, long_rules=True)
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding):
+    """A SORTED or SORTED_LONG block's bytes into ``out`` (``size``
+    bytes); 0 or its problem (``format.codings.problems``)."""
+    problem, n_ids, terminals, merges, internal, end = read_rules(
+        payload, size, coding, HEAD_SIZE, _BITMAP, coding == SORTED_LONG)
+    if problem:
+        return problem
+    problem = _coded_sequence.expand_sequence(payload, end, u32(payload, _LENGTHS), merges,
+                                              internal, n_ids, terminals, size, out)
+    return _problems.at(coding, _problems.SEQUENCE + problem) if problem else 0
 
 
-DECODERS = {SORTED: decode, SORTED_LONG: decode_long}
+DECODERS = {SORTED: decode_block, SORTED_LONG: decode_block}

@@ -1,9 +1,8 @@
 """The STORED block coding (docs/FORMAT.md, section 4.1): the bytes as
 they are.
 """
-import numpy as np
-
-from ..._errors import GageBPEError
+from ..._jit import njit
+from . import problems as _problems
 from .registry import STORED
 
 
@@ -11,12 +10,14 @@ def encode(data):
     return bytes(data)
 
 
-def decode(payload, size, out):
-    """The block's bytes into ``out`` (``size`` bytes)."""
-    if len(payload) != size:
-        raise GageBPEError("STORED block length disagrees with its size")
-    out[:] = np.frombuffer(payload, np.uint8)
-    return out
+@njit(cache=True, nogil=True)
+def decode_block(payload, size, out, coding):
+    """The block's bytes into ``out`` (``size`` bytes); 0 or its problem
+    (``format.codings.problems``)."""
+    if payload.shape[0] != size:
+        return _problems.at(coding, _problems.LENGTH)
+    out[:] = payload
+    return 0
 
 
-DECODERS = {STORED: decode}
+DECODERS = {STORED: decode_block}
