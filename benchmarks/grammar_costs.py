@@ -68,7 +68,7 @@ def costs(data):
     """The costs of ``data``'s default-level grammar, in bytes."""
     level = _levels.settings()
     block = data[:level.block_size]
-    grammar = _grammar.build(block, level.min_count)
+    grammar = _grammar.build(block, level.row(len(block)).counts[0])
     present = np.zeros(256, bool)
     present[np.frombuffer(block, np.uint8)] = True
     rules = _coding_sorted.numbered(grammar, present)

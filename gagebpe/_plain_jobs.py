@@ -1,5 +1,5 @@
 """Small jobs without Numba or NumPy, for the command line: a whole input
-of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ codes alone,
+of at most ``encoder.levels.SMALL_BLOCK`` bytes that LZ codes alone,
 compressed by the small-input policy with plain coders (the same bytes as
 the kernels write: ``encoder.small``); and streams of STORED, LZ, LZ_PARTS,
 MIXED and MIXED_PRIMED blocks decoded.
@@ -16,8 +16,10 @@ from .format.container import BlockHeader, Parser, Payload
 from .format.codings.registry import LZ, LZ_PARTS, MIXED, MIXED_PRIMED, STORED
 from .plain import lags, lz, mixing, primed, xxh64
 
-LARGEST = _small.SMALL_BLOCK  # bytes of the largest input ``compress`` takes
-CODERS = _small.Coders(lz=lz.encode, mixed=mixing.encode, primed=primed.encode,
+LARGEST = _levels.SMALL_BLOCK  # bytes of the largest input ``compress`` takes
+CODERS = _small.Coders(lz=lambda data: lz.encode(data, _levels.QUICK.candidates,
+                                                  _levels.QUICK.passes),
+                       mixed=mixing.encode, primed=primed.encode,
                        check=xxh64.block_check,
                        repeat_counts=lags.repeat_counts, histogram=lz.histogram,
                        choose_lag=lags.choose)
@@ -31,7 +33,7 @@ DECODE_SECONDS = 1e-6  # decoding LZ
 def compress(data, level=None):
     """The stream of ``data`` (bytes) at ``level``, as ``gagebpe.compress``
     writes it; None where ``data`` is not a small input this path takes."""
-    if len(data) > _small.SMALL_BLOCK or data and not _small.lz_alone(data, CODERS):
+    if len(data) > _levels.SMALL_BLOCK or data and not _small.lz_alone(data, CODERS):
         return None
     return _small.compress(data, _levels.settings(level).mixed, CODERS)
 

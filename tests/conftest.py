@@ -172,7 +172,7 @@ def unprimed(data, level=None, **kw):
     """``data`` compressed with no MIXED_PRIMED block and no long rules,
     and MIXED tried on text too: a block in the coding a test of MIXED, or
     of the block layout, wants."""
-    pairs = {k: level._replace(long_rules=False) for k, level in _levels.LEVELS.items()}
+    pairs = {k: level.each_row(long_rules=False) for k, level in _levels.LEVELS.items()}
     with (mock.patch.object(_block, "encode_primed", lambda data: None),
           mock.patch.object(_small, "looks_like_text", lambda data: False),
           mock.patch.dict(_levels.LEVELS, pairs)):
@@ -213,17 +213,20 @@ def without_lz(data, level=6):
     for tests of the codings LZ would otherwise win over (every level codes
     small blocks as LZ where smaller)."""
     from gagebpe.encoder import block as _block, levels as _levels
-    level = _levels.LEVELS[level]
-    level = level._replace(tries=tuple(name for name in level.tries
-                                       if name in ("grammar", "repeats")), long_rules=False)
+    level = _levels.LEVELS[level].each_row(
+        tries=lambda row: tuple(name for name in row.tries if name in ("grammar", "repeats")),
+        long_rules=False, small=False, alone_below=0, lz_keep=0.0)
     coding, payload = _block.encode(data, level)
     return _container.single_stream(_container.block(coding, payload, data))
 
 
-def trying(min_count, tries=("grammar",), **settings):
+def trying(min_count, tries=("grammar",), small_counts=(), more_counts=(), **settings):
     """A level (``encoder.levels.Level``) for tests of the block policy:
-    ``tries`` at smallest count ``min_count``, unprobed, CONTEXT tried on
-    every block, with ``settings`` changed."""
-    from gagebpe.encoder.levels import Level
-    return Level(min_count, 1 << 25, tuple(tries), probe=False, context_from=0)._replace(
-        **settings)
+    ``tries`` at smallest count ``min_count`` (and ``small_counts`` too on
+    blocks under 64 KiB, ``more_counts`` on all), unprobed, CONTEXT tried
+    on every block, with the rows' ``settings`` changed."""
+    from gagebpe.encoder.levels import CLASSES, Level, Row
+    under_64k = [bound <= 1 << 16 for bound in CLASSES] + [False]
+    rows = tuple(Row(tuple(tries), (min_count, *(small_counts if small else ()), *more_counts),
+                     context=True)._replace(**settings) for small in under_64k)
+    return Level(1 << 25, rows)

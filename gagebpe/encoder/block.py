@@ -1,33 +1,32 @@
-"""One block, coded as its level says: the tries a level makes
-(``encoder.levels.Level.tries``), each a way to code the block, and the
-smallest payload kept, the earlier try's on a tie (docs/DESIGN.md,
+"""One block, coded as its level's row for its size says
+(``encoder.levels``): the row's tries, each a way to code the block, and
+the smallest payload kept, the earlier try's on a tie (docs/DESIGN.md,
 "Levels").
 
-The tries, in the order a level lists them:
+The tries, in the order a row lists them:
 
 - ``grammar``: build the block's grammar by count, for each smallest pair
-  count the level names, and code it in the smallest of STORED and the
-  grammar codings (PACKED, SORTED, CONTEXT, their long-rule forms); through
-  a filter where the block repeats bytes at a fixed distance (FILTERED),
-  case-folded too where the level folds (FOLDED); not merged at all where
-  a probe of a large block says merging gains nothing;
+  count the row names, and code it in the smallest of STORED and the
+  grammar codings (PACKED, SORTED, CONTEXT where the row says, their
+  long-rule forms); through a filter where the block repeats bytes at a
+  fixed distance (FILTERED), case-folded too where the row folds
+  (FOLDED); not merged at all where the row probes and a probe says
+  merging gains nothing;
 - ``gain``: the same with a grammar built by gain, for a block without a
   filter's lag;
 - ``repeats``: the block with its long repeats taken out as copies
-  (REPEATS), the rest coded by the level's grammar tries;
-- ``lz``: literals and copies (LZ, LZ_PARTS): a quick parse of a block
-  under QUICK_BELOW bytes, or with ``lz_full`` a full parse of any block
-  where a sample says it may pay;
-- ``mixed``: a block of at most MIXED_MAX bytes coded by context mixing
-  (MIXED).
+  (REPEATS), the rest coded by the grammar tries of its own row;
+- ``lz``: literals and copies (LZ, LZ_PARTS) by the row's parse;
+- ``mixed``: a block of at most the row's ``mixed_max`` bytes coded by
+  context mixing (MIXED).
 
-Before them: a block of at most ``encoder.small.SMALL_BLOCK`` bytes that LZ
-codes alone (text, source, logs) takes the small-input policy
-(``encoder.small``), which the plain path runs too; without ``lz_full`` a
-block under LZ_ALONE_BELOW bytes that LZ codes alone is tried by ``lz``
-(and ``mixed``) only; and with ``lz_alone`` a large block whose sample
-says LZ wins clearly is tried by ``lz`` only.  One ``Builds`` per block holds its grammars, so that
-every try and every count builds each input once.
+Before them, the row's gates: a block that LZ codes alone (text, source,
+logs) takes the small-input policy (``encoder.small``, which the plain
+path runs too) where the row says ``small``, or is tried by ``lz`` and
+``mixed`` only under ``alone_below`` bytes; and a sample of the block
+decides whether ``lz`` is tried, or alone (``lz_keep``, ``lz_alone``).
+One ``Builds`` per block holds its grammars, so that every try and every
+count builds each input once.
 """
 from functools import partial
 from typing import NamedTuple
@@ -43,12 +42,12 @@ from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, 
 from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
 from ..kernels.xxh64 import block_check
 from . import small as _small
-from .levels import MIXED_MAX
+from .levels import QUICK, SAMPLE
 
 # The small-input policy's coders (``encoder.small``), the kernels'; looked
 # up at each call, so that tests may replace one.
 CODERS = _small.Coders(
-    lz=lambda data: _coding_lz.encode(data, quick=True)[1],
+    lz=lambda data: _coding_lz.encode(data, QUICK)[1],
     mixed=lambda data: _coding_mixed.encode(data),
     primed=lambda data: encode_primed(data),
     check=block_check,
@@ -61,13 +60,12 @@ GRAMMAR_CODINGS = ((PACKED, _cutoff.for_packed, _coding_packed.encode),
 # SORTED and CONTEXT with a table of long rules.
 LONG_FORM = {SORTED: SORTED_LONG, CONTEXT: CONTEXT_LONG}
 
-# Probing: PROBE_SLICES slices of PROBE_SLICE bytes spread over a block of
-# at least PROBE_FROM bytes.  A block whose merges save less than PROBE_GAIN
-# of the sample's estimated size is coded without merges: the engine's time
-# there buys nothing.
+# Probing: PROBE_SLICES slices of PROBE_SLICE bytes spread over a block
+# (the rows probe blocks of at least 1 MiB).  A block whose merges save less
+# than PROBE_GAIN of the sample's estimated size is coded without merges:
+# the engine's time there buys nothing.
 PROBE_SLICES = 4
 PROBE_SLICE = 1 << 16
-PROBE_FROM = 4 * PROBE_SLICES * PROBE_SLICE
 PROBE_GAIN = 0.01
 # Text shows that merging pays within its first few merges: a probe builds
 # these first, and the rest only if they do not already save PROBE_GAIN
@@ -75,39 +73,15 @@ PROBE_GAIN = 0.01
 # the answer is the same).  The default level's probes of bible.txt and
 # world192.txt took 53 and 73 ms, and take 5.
 QUICK_PROBE_MERGES = 8
-# Blocks under this size, LZ's (not LZ_PARTS'), are quick to build and to
-# parse: they are built with the level's ``small_counts`` too (their
-# decoding time is mostly setup, which more merges hardly change), and
-# tried as LZ at every level.
-QUICK_BELOW = _coding_lz.SMALL
 # Long repeats covering less of a block than this gain too little to pay
 # for coding it twice (plrabn12.txt: 0.4% covered, 0.08% gained).
 REPEATS_SHARE = 1 / 128
-# A large block is coded as LZ too only where its sample's quick LZ size
-# is at most LZ_SAMPLE_GAIN times the sample's grammar estimate; at
-# ``lz_alone``, as LZ alone where it is at most LZ_ALONE_GAIN times and
-# the block has no filter's lag (docs/DESIGN.md, "What each try buys", LZ).
-LZ_SAMPLE_GAIN = 1.08
-LZ_ALONE_GAIN = 0.95
-# Below LZ_ALONE_BELOW bytes, LZ codes a block smaller than its grammar
-# unless the block has a fixed stride (a filter's lag) or so few byte
-# values that PACKED codes each in a few bits: 4 KB pieces of the
-# Canterbury corpus and of other data, 95 of 111 by LZ, the rest all
-# FILTERED (spreadsheet, bitmap, library) or PACKED (DNA).  There the
-# levels that favour speed code the block as LZ alone.
-LZ_ALONE_BELOW = 1 << 14
-# A block's grammar by gain (level 9) merges pairs counted at least this
-# often, and is built without case folding: pairs counted 2 or 3 times and
-# folding code the Canterbury corpus 0.4% smaller but decode it about a
-# fifth slower (1.68 and 2.12 times zlib's speed).
-GAIN_MIN_COUNT = 4
 
 
-def worth_merging(data, min_count, probe):
-    """Whether to build a grammar for block ``data``: yes, unless ``probe``
-    is set and merging a sample of a large block does not pay."""
-    return not (probe and len(data) >= PROBE_FROM
-                and not merges_pay(probe_sample(data), min_count))
+def worth_merging(data, row):
+    """Whether to build a grammar for block ``data``: yes, unless its
+    ``row`` probes and merging a sample of the block does not pay."""
+    return not (row.probe and not merges_pay(probe_sample(data), row.counts[0]))
 
 
 def probe_sample(data):
@@ -149,83 +123,86 @@ def choose_filter(data, min_count, build=_grammar.build):
 class Builds:
     """The grammars of one block's inputs (the block, its filtered and
     folded forms, its samples), each built once: by count at the smallest
-    count the level tries, and cut back for a larger one (greedy BPE merges
+    count the row tries, and cut back for a larger one (greedy BPE merges
     in order of non-increasing count: a pair a merge creates occurs at most
-    as often as the merge, and other pairs' counts only fall); by gain, as
-    asked."""
+    as often as the merge, and other pairs' counts only fall); by gain, at
+    the row's own count (without case folding: pairs counted 2 or 3 times
+    and folding code the Canterbury corpus 0.4% smaller but decode it
+    about a fifth slower)."""
 
     def __init__(self, smallest):
         self.smallest = smallest
         self.built = {}  # (bytes, by gain) -> grammar
 
     def __call__(self, data, min_count):
-        grammar = self._build(data, False)
+        grammar = self._build(data)
         return _grammar.truncate(grammar, int((grammar.counts >= min_count).sum()))
 
     def by_gain(self, data, min_count):
-        assert min_count == GAIN_MIN_COUNT
-        return self._build(data, True)
+        return self._build(data, min_count)
 
-    def _build(self, data, by_gain):
-        key = (bytes(data), by_gain)
+    def _build(self, data, gain_count=None):
+        """The grammar of ``data`` by count, or by gain at ``gain_count``."""
+        key = (bytes(data), gain_count)
         if key not in self.built:
-            self.built[key] = _grammar.build(key[0], GAIN_MIN_COUNT if by_gain else self.smallest,
-                                             by_gain=by_gain)
+            self.built[key] = _grammar.build(key[0], gain_count or self.smallest,
+                                             by_gain=gain_count is not None)
         return self.built[key]
 
 
 class Block(NamedTuple):
-    """What the tries share: the block's bytes, its level, whether it is
-    merged at all, and its grammars."""
+    """What the tries share: the block's bytes, its level and the level's
+    row for its size, whether it is merged at all, and its grammars."""
     data: bytes
     level: object
+    row: object
     merge: bool
     builds: Builds
 
 
 def encode(data, level, merge=None):
     """``(coding, payload)`` for one block at ``level`` (an
-    ``encoder.levels.Level``): the smallest of what its tries give, the
-    earlier on a tie, STORED where none is smaller.  ``merge``: whether to
-    build a grammar; None lets the probe decide (``worth_merging``)."""
+    ``encoder.levels.Level``): the smallest of what the tries of its row
+    give, the earlier on a tie, STORED where none is smaller.  ``merge``:
+    whether to build a grammar; None lets the probe decide
+    (``worth_merging``)."""
     data = bytes(data)
     if not data:
         return STORED, data
-    tries = level.tries
-    if "lz" in tries and (len(data) <= _small.SMALL_BLOCK or not level.lz_full
-                          and len(data) < LZ_ALONE_BELOW) and _small.lz_alone(data, CODERS):
-        if len(data) <= _small.SMALL_BLOCK:
-            return _small.encode_block(data, level.mixed, CODERS)
+    row = level.row(len(data))
+    tries = row.tries
+    if (row.small or len(data) < row.alone_below) and _small.lz_alone(data, CODERS):
+        if row.small:
+            return _small.encode_block(data, "mixed" in tries, CODERS)
         tries = tuple(name for name in tries if name in ("lz", "mixed"))
-    return choose(data, level, lz_tries(data, level, tries), merge)
+    return choose(data, level, lz_tries(data, row, tries), merge)
 
 
-def lz_tries(data, level, tries):
-    """``tries`` for block ``data``: with ``lz_full``, a block of
-    QUICK_BELOW bytes or more keeps ``lz`` where its sample codes as LZ to
-    at most LZ_SAMPLE_GAIN times its grammar's estimate; with ``lz_alone``,
-    it is tried by ``lz`` alone where that is at most LZ_ALONE_GAIN times
-    and it has no filter's lag."""
-    if "lz" not in tries or not level.lz_full or len(data) < QUICK_BELOW:
+def lz_tries(data, row, tries):
+    """``tries`` for block ``data`` after its ``row``'s gates on a sample:
+    ``lz`` is kept where the sample codes as LZ to at most ``lz_keep``
+    times its grammar's estimate, and alone where that is at most
+    ``lz_alone`` times and the block has no filter's lag."""
+    if "lz" not in tries or not row.lz_keep:
         return tries
-    ratio = lz_sample_ratio(data, level.min_count)
-    if ratio > LZ_SAMPLE_GAIN:
+    ratio = lz_sample_ratio(data, row.counts[0])
+    if ratio > row.lz_keep:
         return tuple(name for name in tries if name != "lz")
-    if level.lz_alone and ratio <= LZ_ALONE_GAIN and not _filters.best_lag(data):
+    if ratio <= row.lz_alone and not _filters.best_lag(data):
         return ("lz",)
     return tries
 
 
 def choose(data, level, tries, merge=None):
     """The smallest ``(coding, payload)`` that ``tries`` (names of TRIES)
-    give for ``data`` at ``level``, the earlier try's on a tie, STORED
-    where none is smaller."""
+    give for ``data`` by its row of ``level``, the earlier try's on a tie,
+    STORED where none is smaller."""
+    row = level.row(len(data))
     if merge is None:
         # Only the tries that build grammars read it: a block tried as LZ
         # alone spends no probe on it.
-        merge = (any(name in MERGING_TRIES for name in tries)
-                 and worth_merging(data, level.min_count, level.probe))
-    block = Block(data, level, merge, Builds(min(counts(data, level))))
+        merge = any(name in MERGING_TRIES for name in tries) and worth_merging(data, row)
+    block = Block(data, level, row, merge, Builds(min(row.counts)))
     best = (STORED, data)
     for name in tries:
         coded = TRIES[name](block)
@@ -234,47 +211,41 @@ def choose(data, level, tries, merge=None):
     return best
 
 
-def counts(data, level):
-    """The smallest pair counts ``level`` builds block ``data`` with, its
-    own first."""
-    small = level.small_counts if len(data) < QUICK_BELOW else ()
-    return (level.min_count, *small, *level.more_counts)
-
-
 def try_grammar(block):
-    """The block's grammar by count, at each count the level tries."""
-    return min((coded_grammar(block, count, block.builds, block.level.fold)
-                for count in counts(block.data, block.level)),
+    """The block's grammar by count, at each count the row names."""
+    return min((coded_grammar(block, count, block.builds, block.row.fold)
+                for count in block.row.counts),
                key=lambda coded: len(coded[1]))
 
 
 def try_gain(block):
-    """The block's grammar by gain, unless it has a filter's lag."""
+    """The block's grammar by gain, at the row's first count, unless it
+    has a filter's lag."""
     if _filters.best_lag(block.data):
         return None
-    return coded_grammar(block, GAIN_MIN_COUNT, block.builds.by_gain, False)
+    return coded_grammar(block, block.row.counts[0], block.builds.by_gain, False)
 
 
 def try_repeats(block):
     """REPEATS: the block's long repeats as copies, its literals coded by
-    the level's grammar tries."""
-    inner = tuple(name for name in block.level.tries if name in GRAMMAR_TRIES)
-    return encode_repeats(block.data,
-                          lambda literals: choose(literals, block.level, inner, block.merge))
+    the grammar tries of the literals' own row."""
+    def encode_literals(literals):
+        tries = block.level.row(len(literals)).tries
+        inner = tuple(name for name in tries if name in GRAMMAR_TRIES)
+        return choose(literals, block.level, inner, block.merge)
+    return encode_repeats(block.data, encode_literals)
 
 
 def try_lz(block):
-    """LZ: quickly parsed under QUICK_BELOW bytes, or fully at the levels
-    that parse fully (``lz_tries`` having kept it where it may pay)."""
-    data, level = block.data, block.level
-    if not level.lz_full:
-        return _coding_lz.encode(data, quick=True) if len(data) < QUICK_BELOW else None
-    return _coding_lz.encode(data)
+    """LZ or LZ_PARTS, by the row's parse."""
+    return _coding_lz.encode(block.data, block.row.parse)
 
 
 def try_mixed(block):
-    """MIXED, for a block of at most MIXED_MAX bytes."""
-    payload = _coding_mixed.encode(block.data) if len(block.data) <= MIXED_MAX else None
+    """MIXED, for a block of at most the row's ``mixed_max`` bytes."""
+    if len(block.data) > block.row.mixed_max:
+        return None
+    payload = _coding_mixed.encode(block.data)
     return (MIXED, payload) if payload else None
 
 
@@ -289,19 +260,18 @@ def coded_grammar(block, min_count, build, fold):
     unmerged where it is not merged, through the filter whose sample codes
     smallest where it has a filter's lag, and case-folded too where
     ``fold`` and that is smaller."""
-    data, level = block.data, block.level
+    data, row = block.data, block.row
     if not block.merge:
         return smallest(data, _grammar.unmerged(data))
-    context = len(data) >= level.context_from
     chosen = choose_filter(data, min_count, build)
     if chosen is None:
-        best = smallest(data, build(data, min_count), context, level.long_rules)
-        if (fold and (folded := encode_folded(data, min_count, build, level.long_rules))
+        best = smallest(data, build(data, min_count), row.context, row.long_rules)
+        if (fold and (folded := encode_folded(data, min_count, build, row.long_rules))
                 and len(folded[1]) < len(best[1])):
             return folded
         return best
     filtered = _filters.apply(data, *chosen)
-    coding, payload = smallest(filtered, build(filtered, min_count), context, level.long_rules)
+    coding, payload = smallest(filtered, build(filtered, min_count), row.context, row.long_rules)
     payload = _coding_filtered.encode(*chosen, coding, payload)
     if coding == STORED or len(payload) >= len(data):
         return STORED, _coding_stored.encode(data)
@@ -309,11 +279,12 @@ def coded_grammar(block, min_count, build, fold):
 
 
 def lz_sample_ratio(data, min_count):
-    """How large block ``data``'s sample codes as LZ
-    (``format.codings.lz.quick_size``) against the estimate of its grammar
-    at ``min_count``."""
+    """How large block ``data``'s sample codes as LZ by one quick parse
+    (``encoder.levels.SAMPLE``) against the estimate of its grammar at
+    ``min_count``."""
     part = probe_sample(data)
-    return _coding_lz.quick_size(part) / (estimated_bits(part, min_count).min() / 8)
+    lz_size = len(_coding_lz.encode(part, SAMPLE)[1])
+    return lz_size / (estimated_bits(part, min_count).min() / 8)
 
 
 def encode_repeats(data, encode_inner):

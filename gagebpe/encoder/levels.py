@@ -1,14 +1,28 @@
-"""Compression levels as data: for each of 1 to 9, the block size, the
-smallest pair count worth a merge, and the tries (``encoder.block.TRIES``)
-it makes on each block, in order.  docs/DESIGN.md, "Levels", says what
-each setting buys and what it costs; the measurements live there.
+"""The compression policy as one table, in the shape of zstd's
+``clevels.h``: for each level 1 to 9, its block size and, for each size
+class of a block, a ``Row`` that names the tries ``encoder.block.encode``
+makes on such a block, in the order they are compared, and every setting
+they take.  docs/DESIGN.md, "Levels", renders the table and says what each
+setting buys.
+
+The size classes: at most 4 KiB (a whole small input, a Zarr chunk),
+under 64 KiB (LZ's one parse of the whole block), under 1 MiB, and larger
+(where a probe of a sample may skip merging).  Outside the table are only
+the format's fixed numbers and the tries' own mechanics (how a probe
+samples a block, ``encoder.block``; what a small input that LZ codes alone
+is, ``encoder.small``).
 """
 from typing import NamedTuple
 
 DEFAULT_LEVEL = 6
-# Blocks of at least this many bytes are tried as CONTEXT at levels 1-6.
-CONTEXT_FROM = 1 << 20
-# A block of at most this many bytes may be coded MIXED (``mixed`` tries).
+# The largest block the small-input policy takes (``Row.small``).
+SMALL_BLOCK = 4 << 10
+# A block of fewer bytes than ``CLASSES[i]`` is of size class i; a larger
+# one is of the last class.
+CLASSES = (SMALL_BLOCK + 1, 1 << 16, 1 << 20)
+CLASS_NAMES = ("≤ 4 KiB", "< 64 KiB", "< 1 MiB", "≥ 1 MiB")
+# A block of at most this many bytes may be coded MIXED; a whole input
+# that small, MIXED_PRIMED (``encoder.small``).
 MIXED_MAX = 1 << 11
 # With a dictionary, a block of at most this many bytes is coded only with
 # it (DICTIONARY_IDS or DICTIONARY_LZ) or STORED: a record too short to
@@ -23,43 +37,128 @@ DICTIONARY_ALONE = 512
 DICTIONARY_COPIES = 1 << 16
 
 
-class Level(NamedTuple):
-    min_count: int  # the smallest pair count worth a merge
-    block_size: int
+class Parse(NamedTuple):
+    """An LZ parse (``format.codings.lz.encode``): ``passes`` parses, each
+    at the prices of the codes the one before gave, over ``candidates``
+    earlier positions a position (a hash chain's length); with a
+    ``segment``, LZ_PARTS, the block parsed that many bytes at a time over
+    binary trees ``candidates`` deep."""
+    passes: int
+    candidates: int
+    segment: int = 0
+
+
+# On pieces of 2, 4 and 16 KB of the Canterbury files, the other data and
+# source code, QUICK codes 0.3-0.9% smaller than 2 passes over 16
+# candidates in 1.2 times their time at 4 KB; FULL gains 0.2-0.5% more in
+# twice the time.  Segments of 64 KiB code 0.5% smaller than of 256 KiB.
+QUICK = Parse(passes=3, candidates=32)
+FULL = Parse(passes=5, candidates=4096)
+PARTS = Parse(passes=2, candidates=48, segment=1 << 16)
+# A sample's LZ size, for the gates of a row: one parse at the first prices.
+SAMPLE = Parse(passes=1, candidates=16)
+
+
+class Row(NamedTuple):
+    """How a level codes a block of one size class."""
     tries: tuple  # names of ``encoder.block.TRIES``, in the order they are compared
-    probe: bool = True  # a large block whose sample gains nothing from merges is not merged
+    counts: tuple  # the smallest pair counts grammars are built with; the first is the level's
+    parse: Parse = None  # the ``lz`` try's
+    # ``lz`` is tried only where a sample's LZ size is at most ``lz_keep``
+    # times the estimate of its grammar (0: always); the block is tried by
+    # ``lz`` alone where it is at most ``lz_alone`` times and the block has
+    # no filter's lag (docs/DESIGN.md, "What each try buys", LZ).
+    lz_keep: float = 0.0
+    lz_alone: float = 0.0
+    # A block that LZ codes alone (``encoder.small.lz_alone``) takes the
+    # small-input policy (``encoder.small``) where ``small``; else, under
+    # ``alone_below`` bytes, it is tried by ``lz`` and ``mixed`` only:
+    # below 16 KiB, LZ codes such blocks smaller than their grammars
+    # (4 KB pieces of the Canterbury corpus and other data: 95 of 111).
+    small: bool = False
+    alone_below: int = 0
+    mixed_max: int = 0  # the largest block ``mixed`` codes
+    probe: bool = False  # a block whose sample gains nothing from merges is not merged
+    context: bool = False  # the grammar tries code CONTEXT too
     fold: bool = False  # a text block is also coded case-folded
-    context_from: int = CONTEXT_FROM  # blocks of at least this many bytes try CONTEXT
-    small_counts: tuple = ()  # blocks under 64 KiB are also built with these counts
-    more_counts: tuple = ()  # every block is also built with these counts
-    # LZ parses: without ``lz_full``, quick ones of blocks under 64 KiB; with
-    # it, full ones of any block where its sample says LZ may pay; with
-    # ``lz_alone`` too, a large block whose sample says LZ wins clearly is
-    # coded by LZ alone (encoder.block.lz_tries)
-    lz_full: bool = False
-    lz_alone: bool = False
     long_rules: bool = False  # SORTED and CONTEXT write a table of long rules where smaller
+
+
+class Level(NamedTuple):
+    block_size: int
+    rows: tuple  # a ``Row`` per size class
+
+    def row(self, size):
+        """The row for a block of ``size`` bytes."""
+        return self.rows[sum(size >= bound for bound in CLASSES)]
 
     @property
     def mixed(self):
-        """Whether the level codes small blocks by context mixing."""
-        return "mixed" in self.tries
+        """Whether the level codes small inputs by context mixing."""
+        return "mixed" in self.rows[0].tries
+
+    def each_row(self, **changes):
+        """This level with ``changes`` made to every row; a change that is
+        a function gets the row and gives the value."""
+        return self._replace(rows=tuple(
+            row._replace(**{name: change(row) if callable(change) else change
+                            for name, change in changes.items()}) for row in self.rows))
 
 
+# The rows' tries.  Blocks of 64 KiB or more parse LZ only where the level
+# parses fully; ``mixed`` codes only blocks of at most MIXED_MAX bytes.
 FAST = ("grammar", "lz")
 MIXING = ("grammar", "lz", "mixed")
 BEST = ("grammar", "gain", "repeats", "lz", "mixed")
+BEST_LARGE = ("grammar", "gain", "repeats", "lz")
+LZ_KEEP, LZ_ALONE = 1.08, 0.95
+ALONE_BELOW = 1 << 14
+_MIX = dict(mixed_max=MIXED_MAX)
+_GATES = dict(lz_keep=LZ_KEEP, lz_alone=LZ_ALONE)
+_LONG = dict(long_rules=True)
+_ALL = dict(context=True, fold=True, long_rules=True)
+
 LEVELS = {
-    1: Level(8, 1 << 20, FAST),
-    2: Level(6, 1 << 20, FAST),
-    3: Level(6, 1 << 21, FAST),
-    4: Level(5, 1 << 21, FAST),
-    5: Level(5, 1 << 22, FAST),
-    6: Level(4, 1 << 22, MIXING, lz_full=True, lz_alone=True, long_rules=True),
-    7: Level(4, 1 << 23, MIXING, context_from=0, lz_full=True, lz_alone=True, long_rules=True),
-    8: Level(4, 1 << 24, MIXING, context_from=0, lz_full=True, lz_alone=True, long_rules=True),
-    9: Level(4, 1 << 25, BEST, probe=False, fold=True, context_from=0, small_counts=(2,),
-             more_counts=(3,), lz_full=True, long_rules=True),
+    # size class:       ≤ 4 KiB
+    #                   < 64 KiB
+    #                   < 1 MiB
+    #                   ≥ 1 MiB
+    1: Level(1 << 20, (Row(FAST, (8,), QUICK, small=True),
+                       Row(FAST, (8,), QUICK, alone_below=ALONE_BELOW),
+                       Row(("grammar",), (8,)),
+                       Row(("grammar",), (8,), probe=True, context=True))),
+    2: Level(1 << 20, (Row(FAST, (6,), QUICK, small=True),
+                       Row(FAST, (6,), QUICK, alone_below=ALONE_BELOW),
+                       Row(("grammar",), (6,)),
+                       Row(("grammar",), (6,), probe=True, context=True))),
+    3: Level(1 << 21, (Row(FAST, (6,), QUICK, small=True),
+                       Row(FAST, (6,), QUICK, alone_below=ALONE_BELOW),
+                       Row(("grammar",), (6,)),
+                       Row(("grammar",), (6,), probe=True, context=True))),
+    4: Level(1 << 21, (Row(FAST, (5,), QUICK, small=True),
+                       Row(FAST, (5,), QUICK, alone_below=ALONE_BELOW),
+                       Row(("grammar",), (5,)),
+                       Row(("grammar",), (5,), probe=True, context=True))),
+    5: Level(1 << 22, (Row(FAST, (5,), QUICK, small=True),
+                       Row(FAST, (5,), QUICK, alone_below=ALONE_BELOW),
+                       Row(("grammar",), (5,)),
+                       Row(("grammar",), (5,), probe=True, context=True))),
+    6: Level(1 << 22, (Row(MIXING, (4,), FULL, small=True, **_MIX, **_LONG),
+                       Row(FAST, (4,), FULL, **_LONG),
+                       Row(FAST, (4,), PARTS, **_GATES, **_LONG),
+                       Row(FAST, (4,), PARTS, **_GATES, probe=True, context=True, **_LONG))),
+    7: Level(1 << 23, (Row(MIXING, (4,), FULL, small=True, **_MIX, context=True, **_LONG),
+                       Row(FAST, (4,), FULL, context=True, **_LONG),
+                       Row(FAST, (4,), PARTS, **_GATES, context=True, **_LONG),
+                       Row(FAST, (4,), PARTS, **_GATES, probe=True, context=True, **_LONG))),
+    8: Level(1 << 24, (Row(MIXING, (4,), FULL, small=True, **_MIX, context=True, **_LONG),
+                       Row(FAST, (4,), FULL, context=True, **_LONG),
+                       Row(FAST, (4,), PARTS, **_GATES, context=True, **_LONG),
+                       Row(FAST, (4,), PARTS, **_GATES, probe=True, context=True, **_LONG))),
+    9: Level(1 << 25, (Row(BEST, (4, 2, 3), FULL, small=True, **_MIX, **_ALL),
+                       Row(BEST_LARGE, (4, 2, 3), FULL, **_ALL),
+                       Row(BEST_LARGE, (4, 3), PARTS, lz_keep=LZ_KEEP, **_ALL),
+                       Row(BEST_LARGE, (4, 3), PARTS, lz_keep=LZ_KEEP, **_ALL))),
 }
 
 

@@ -1,5 +1,6 @@
-"""Small inputs: what a block of at most SMALL_BLOCK bytes that LZ codes
-best is coded as, and the single stream of a whole input that small
+"""Small inputs: what a block of at most SMALL_BLOCK bytes
+(``encoder.levels``, whose rows for such blocks name this policy) that LZ
+codes best is coded as, and the single stream of a whole input that small
 (docs/DESIGN.md, "Small inputs").
 
 Both the kernels (``encoder.block``, ``encoder.stream``) and the plain
@@ -26,7 +27,6 @@ from ..format.codings.registry import LZ, MIXED, MIXED_PRIMED, STORED
 from ..plain import lags
 from .levels import MIXED_MAX
 
-SMALL_BLOCK = 4 << 10
 PACKED_VALUES = 16
 # Up to TINY bytes no grammar coding pays for its tables, whatever the
 # bytes (DNA, records and runs included: pieces of 256 bytes of them were

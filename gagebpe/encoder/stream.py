@@ -68,7 +68,7 @@ class _BlockCoder:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(self.threads)
         merges = list(self._executor.map(
-            lambda v: _block.worth_merging(v, level.min_count, level.probe), views))
+            lambda v: _block.worth_merging(v, level.row(len(v))), views))
         # Longest first: the blocks that merge, largest first, then the
         # rest, so that no thread starts a long block as the others end.
         order = sorted(range(len(views)), key=lambda i: (not merges[i], -len(views[i])))

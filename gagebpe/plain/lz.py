@@ -30,9 +30,6 @@ ZEROS, MORE_ZEROS, AGAIN = MAX_CODE + 1, MAX_CODE + 2, MAX_CODE + 3
 TABLE_SYMBOLS = MAX_CODE + 4
 TABLE_CODE = 7
 TABLE_CODE_BITS = 3
-# The quick parse (``format.codings.lz``): its chain and passes.
-QUICK_CHAIN = 32
-QUICK_PASSES = 3
 HUFFMAN_MAX_LENGTH = 20  # what the kernels' completeness check allows
 # The kernel's PROBLEMS numbers.
 (BAD_HEAD, BAD_TABLE, BAD_LITERAL_CODE, BAD_DISTANCE_CODE, BAD_TOKEN, BAD_COPY,
@@ -358,10 +355,10 @@ def pack(literal_symbols, distance_symbols, length_extra, distance_extra):
     return head + out.finish(), literal_lengths, distance_lengths
 
 
-def encode(data, max_chain=QUICK_CHAIN, passes=QUICK_PASSES):
+def encode(data, max_chain, passes):
     """The smallest payload of ``passes`` parses of block ``data`` (bytes,
-    not empty) over ``max_chain`` candidates (``format.codings.lz._encode_small``);
-    by default the quick parse's."""
+    not empty) over ``max_chain`` candidates (``format.codings.lz._encode_small``),
+    as ``encoder.levels.Parse`` names them."""
     found = matches(data, max_chain)
     literal_price, distance_price = first_prices(histogram(data), len(data))
     best = None

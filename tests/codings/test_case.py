@@ -135,24 +135,22 @@ def test_non_text_is_not_folded():
 def test_level_9_keeps_the_smallest_of_its_pair_counts_on_small_blocks():
     from gagebpe.encoder import levels as _levels
     from gagebpe.sample import sample
-    level = _levels.settings(9)
     data = sample(11_000)
-    each = [_block.encode(data, trying(count, fold=level.fold))
-            for count in (level.min_count, *level.small_counts)]
-    chosen = _block.encode(data, trying(level.min_count, fold=level.fold,
-                                        small_counts=level.small_counts))
+    counts = _levels.settings(9).row(len(data)).counts
+    assert counts == (4, 2, 3)
+    each = [_block.encode(data, trying(count, fold=True)) for count in counts[:2]]
+    chosen = _block.encode(data, trying(4, fold=True, small_counts=(2,)))
     assert len(chosen[1]) == min(len(payload) for _, payload in each)
     assert len(chosen[1]) < len(each[0][1])  # the smaller counts pay here
     assert chosen == next(c for c in each if len(c[1]) == len(chosen[1]))  # first on a tie
-    big = sample(_block.QUICK_BELOW)
-    assert (_block.encode(big, trying(level.min_count, fold=level.fold,
-                                      small_counts=level.small_counts))
-            == _block.encode(big, trying(level.min_count, fold=level.fold)))
+    big = sample(1 << 16)
+    assert _levels.settings(9).row(len(big)).counts == (4, 3)
+    assert (_block.encode(big, trying(4, fold=True, small_counts=(2,)))
+            == _block.encode(big, trying(4, fold=True)))
 
 
 def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
     from gagebpe.encoder import levels as _levels
-    level = _levels.settings(9)
     # random words seen three times each: whole words pay only as merges
     # of pairs counted 3 times
     rng = random.Random(5)
@@ -161,12 +159,9 @@ def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
     seen = words * 3
     rng.shuffle(seen)
     big = " ".join(seen).encode()
-    assert len(big) > _block.QUICK_BELOW
-    each = [_block.encode(big, trying(count, fold=level.fold))
-            for count in (level.min_count, *level.more_counts)]
-    chosen = _block.encode(big, trying(level.min_count, fold=level.fold,
-                                       small_counts=level.small_counts,
-                                       more_counts=level.more_counts))
+    assert _levels.settings(9).row(len(big)).counts == (4, 3)
+    each = [_block.encode(big, trying(count, fold=True)) for count in (4, 3)]
+    chosen = _block.encode(big, trying(4, fold=True, small_counts=(2,), more_counts=(3,)))
     assert chosen == min(each, key=lambda coded: len(coded[1]))
     assert len(chosen[1]) < len(each[0][1])  # pairs counted 3 times pay here
 
@@ -174,15 +169,13 @@ def test_level_9_keeps_the_smallest_of_its_pair_counts_on_every_block():
 def test_level_9_keeps_the_smaller_of_its_grammars_by_count_and_by_gain():
     from gagebpe.encoder import levels as _levels
     from gagebpe.sample import sample
-    level = _levels.settings(9)
-    assert "gain" in level.tries
+    assert all("gain" in row.tries for row in _levels.settings(9).rows)
 
     def each_and_chosen(data):
-        counts = dict(fold=level.fold, small_counts=level.small_counts,
-                      more_counts=level.more_counts)
-        by_count = _block.encode(data, trying(level.min_count, **counts))
-        by_gain = _block.encode(data, trying(level.min_count, ("gain",), **counts))
-        chosen = _block.encode(data, trying(level.min_count, ("grammar", "gain"), **counts))
+        counts = dict(fold=True, small_counts=(2,), more_counts=(3,))
+        by_count = _block.encode(data, trying(4, **counts))
+        by_gain = _block.encode(data, trying(4, ("gain",), **counts))
+        chosen = _block.encode(data, trying(4, ("grammar", "gain"), **counts))
         return by_count, by_gain, chosen
 
     by_count, by_gain, chosen = each_and_chosen(sample(60_000))

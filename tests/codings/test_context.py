@@ -90,7 +90,7 @@ def test_segments_out_of_order_are_refused():
 def test_every_corrupted_byte_is_refused_or_caught_by_the_check(monkeypatch, long_rules):
     # levels 1-6 take CONTEXT from 1 MB blocks; the sample's table of long
     # rules is the smaller (CONTEXT_LONG)
-    monkeypatch.setitem(_levels.LEVELS, 7, _levels.LEVELS[7]._replace(long_rules=long_rules))
+    monkeypatch.setitem(_levels.LEVELS, 7, _levels.LEVELS[7].each_row(long_rules=long_rules))
     data = sample(20_000)
     blob = gagebpe.compress(data, 7)
     (start, end, block), = payload_spans(blob)

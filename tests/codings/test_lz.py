@@ -27,10 +27,21 @@ CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "canterbury
 SMALL_FILES = ("grammar.lsp", "xargs.1", "fields.c", "cp.html", "sum")
 
 
+def full(data):
+    """The parse level 9 makes of block ``data``: LZ's full parse of a
+    block under 64 KiB, LZ_PARTS' of a larger one."""
+    return levels.settings(9).row(len(data)).parse
+
+
+def segments(size):
+    """Level 9's parse of large blocks, in segments of ``size`` bytes."""
+    return levels.PARTS._replace(segment=size)
+
+
 def code(data):
     """``data`` coded as LZ (LZ_PARTS if large) and decoded again."""
-    coding, payload = _coding_lz.encode(data)
-    assert coding == (LZ if len(data) < _coding_lz.SMALL else LZ_PARTS)
+    coding, payload = _coding_lz.encode(data, full(data))
+    assert coding == (LZ if len(data) < 1 << 16 else LZ_PARTS)
     return payload, blocks.decode(coding, payload, len(data),
                                     np.empty(len(data), np.uint8)).tobytes()
 
@@ -63,14 +74,14 @@ def test_tokens_give_back_the_block(data):
 @given(st.one_of(byte_strings(1500), repetitive()))
 def test_payloads_decode_as_the_format_says(data):
     if data:
-        assert lz_decode(_coding_lz.encode(data)[1], len(data)) == data
+        assert lz_decode(_coding_lz.encode(data, full(data))[1], len(data)) == data
 
 
 @settings(deadline=None, max_examples=5)
 @given(st.integers(0, 2**32 - 1))
 def test_parts_payloads_decode_as_the_format_says(seed):
     data = pieces(6_000, seed) + code_like(300, seed)
-    payload = _coding_lz.encode_parts(data, 4096)
+    payload = _coding_lz.encode_parts(data, segments(4096))
     assert lz_parts_decode(payload, len(data)) == data == _decode(payload, len(data), LZ_PARTS)
 
 
@@ -87,7 +98,7 @@ def test_slots_cover_every_value_once():
 
 def test_large_blocks_are_parsed_a_segment_at_a_time():
     data = code_like(20_000)  # 3 segments
-    assert len(data) > 2 * _coding_lz.SEGMENT
+    assert len(data) > 2 * levels.PARTS.segment
     payload, back = code(data)
     assert back == data and len(payload) < 0.3 * len(data)
     # copies reach back across segments, and one copy takes a long repeat
@@ -108,12 +119,12 @@ def part_sizes(payload):
 
 def test_segments_share_a_part_while_one_code_serves_them():
     steady = code_like(3000)
-    payload = _coding_lz.encode_parts(steady, 4096)
+    payload = _coding_lz.encode_parts(steady, segments(4096))
     assert len(part_sizes(payload)) < len(steady) / 4096 / 2
     assert _decode(payload, len(steady), LZ_PARTS) == steady
     # text, then binary: the codes change where the data does
     changing = steady[:32768] + pieces(32768)
-    sizes = part_sizes(_coding_lz.encode_parts(changing, 4096))
+    sizes = part_sizes(_coding_lz.encode_parts(changing, segments(4096)))
     assert len(sizes) >= 2 and 32768 in np.cumsum(sizes)
 
 
@@ -163,9 +174,10 @@ def test_blocks_are_coded_as_lz_where_smaller():
     # a large block is tried where a sample says LZ may pay, from level 6,
     # and alone at levels 6-8 where it says LZ wins clearly
     level6, level9 = levels.settings(6), levels.settings(9)
-    assert _block.lz_tries(pieces(300_000), level6, level6.tries) == ("lz",)
-    assert _block.lz_tries(pieces(300_000), level9, level9.tries) == level9.tries
-    assert "lz" not in _block.lz_tries(sample(300_000), level6, level6.tries)
+    row6, row9 = level6.row(300_000), level9.row(300_000)
+    assert _block.lz_tries(pieces(300_000), row6, row6.tries) == ("lz",)
+    assert _block.lz_tries(pieces(300_000), row9, row9.tries) == row9.tries
+    assert "lz" not in _block.lz_tries(sample(300_000), row6, row6.tries)
     for level in (6, 9):
         blob = gagebpe.compress(pieces(300_000), level)
         assert coding_of(blob) == LZ_PARTS and gagebpe.decompress(blob) == pieces(300_000)
@@ -311,7 +323,7 @@ def test_malformed_parts_are_refused():
 
 def test_malformed_heads_tables_and_padding_are_refused():
     data = b"abcabcabcabd" * 20
-    payload = _coding_lz.encode(data)[1]
+    payload = _coding_lz.encode(data, full(data))[1]
     assert _decode(payload, len(data)) == data
     for bad, message in [
             (payload[:1], "shorter than its header"),

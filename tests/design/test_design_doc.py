@@ -4,38 +4,58 @@ import re
 from pathlib import Path
 
 from gagebpe.encoder import block
-from gagebpe.encoder.levels import DEFAULT_LEVEL, LEVELS
+from gagebpe.encoder.levels import CLASS_NAMES, DEFAULT_LEVEL, LEVELS
 
 DESIGN = Path(__file__).resolve().parents[2] / "docs" / "DESIGN.md"
 
 
-LZ_PARSE = {(False, False): "quick", (True, False): "full", (True, True): "full, first"}
-
-
 def size(n):
-    return f"{n >> 20} MiB" if n >= 1 << 20 else str(n)
+    return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n >> 10} KiB"
 
 
-def row(number, level):
-    counts = [*(f"{c} (blocks under {block.QUICK_BELOW >> 10} KiB)" for c in level.small_counts),
-              *map(str, level.more_counts)]
-    cells = [str(number), size(level.block_size), str(level.min_count), ", ".join(level.tries),
-             ", ".join(counts), "yes" if level.probe else "no", size(level.context_from),
-             LZ_PARSE[level.lz_full, level.lz_alone], "yes" if level.fold else "no",
-             "yes" if level.long_rules else "no"]
-    return "| " + " | ".join(cells) + " |"
+def parse(p):
+    if p is None:
+        return ""
+    if p.segment:
+        return f"{p.passes} × {p.candidates}, trees, parts of {size(p.segment)}"
+    return f"{p.passes} × {p.candidates}"
+
+
+def gates(row):
+    said = (["small inputs' policy"] if row.small else []) + (
+        [f"LZ alone under {size(row.alone_below)}"] if row.alone_below else [])
+    if row.lz_keep:
+        said.append(f"sample: LZ ≤ {row.lz_keep}×")
+    if row.lz_alone:
+        said.append(f"alone ≤ {row.lz_alone}×")
+    return "; ".join(said)
+
+
+def yes(flag):
+    return "yes" if flag else "no"
+
+
+def table_rows():
+    """The levels table's rows, one per level and size class."""
+    for number, level in sorted(LEVELS.items()):
+        for name, row in zip(CLASS_NAMES, level.rows):
+            cells = [str(number), size(level.block_size), name, ", ".join(row.tries),
+                     ", ".join(map(str, row.counts)), parse(row.parse), gates(row),
+                     size(row.mixed_max) if row.mixed_max else "", yes(row.probe),
+                     yes(row.context), yes(row.fold), yes(row.long_rules)]
+            yield "| " + " | ".join(cells) + " |"
 
 
 def test_the_levels_table_is_the_code():
     text = DESIGN.read_text(encoding="utf-8")
     table = re.search(r"<!-- levels: start -->\n(.*?)\n<!-- levels: end -->", text, re.S).group(1)
     rows = table.splitlines()[2:]
-    assert rows == [row(number, level) for number, level in sorted(LEVELS.items())]
+    assert rows == list(table_rows())
 
 
 def test_every_try_a_level_names_exists_and_is_described():
     text = DESIGN.read_text(encoding="utf-8")
-    named = {name for level in LEVELS.values() for name in level.tries}
+    named = {name for level in LEVELS.values() for row in level.rows for name in row.tries}
     assert named == set(block.TRIES)
     for name in named:
         assert f"- **{name}**" in text

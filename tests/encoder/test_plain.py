@@ -13,7 +13,7 @@ import gagebpe
 from gagebpe.format.codings import lz as _coding_lz, mixed as _coding_mixed
 from gagebpe.kernels import filters as _filters, mixing as _mixing
 from gagebpe.plain import priming_text as _priming_text
-from gagebpe.encoder import small as _small
+from gagebpe.encoder import levels, small as _small
 from gagebpe.kernels.xxh64 import xxh64 as kernel_xxh64
 from gagebpe import _plain_jobs as stream
 from gagebpe.plain import lags, lz, mixing, primed, xxh64
@@ -24,7 +24,7 @@ from conftest import CANTERBURY, byte_strings
 TEXTISH = st.lists(st.sampled_from(sample(2000).split(b" ")), max_size=600).map(b" ".join)
 
 
-def small_inputs(max_size=_small.SMALL_BLOCK):
+def small_inputs(max_size=levels.SMALL_BLOCK):
     """Inputs of up to ``max_size`` bytes: text, binary, and the shapes
     BPE meets."""
     return st.one_of(byte_strings(max_size), TEXTISH.map(lambda t: t[:max_size]),
@@ -51,8 +51,8 @@ def test_plain_decompress_reads_what_the_kernels_write(data, level, copies):
 
 
 def test_plain_compress_takes_small_text_at_every_level():
-    text = sample(_small.SMALL_BLOCK)
-    for size in (0, 1, 40, 64, 65, 1000, 2048, 2049, _small.SMALL_BLOCK):
+    text = sample(levels.SMALL_BLOCK)
+    for size in (0, 1, 40, 64, 65, 1000, 2048, 2049, levels.SMALL_BLOCK):
         for level in range(1, 10):
             blob = stream.compress(text[:size], level)
             assert blob == gagebpe.compress(text[:size], level), (size, level)
@@ -121,10 +121,9 @@ def test_the_shipped_primed_model_is_the_priming_texts():
 def test_plain_lz_codes_and_decodes_as_the_kernel(data, quick):
     if not data:
         return
-    chain, passes = ((_coding_lz.QUICK_CHAIN, _coding_lz.QUICK_PASSES) if quick
-                     else (_coding_lz.MAX_CHAIN, _coding_lz.PASSES))
-    payload = _coding_lz.encode(data, quick=quick)[1]
-    assert lz.encode(data, chain, passes) == payload
+    parse = levels.QUICK if quick else levels.FULL
+    payload = _coding_lz.encode(data, parse)[1]
+    assert lz.encode(data, parse.candidates, parse.passes) == payload
     assert lz.decode(payload, len(data)) == (0, data)
 
 
@@ -147,7 +146,7 @@ def _kernel_parts(payload, size):
 def test_plain_lz_parts_decodes_what_the_kernels_write(data, segment, join):
     if not data:
         return
-    payload = _coding_lz.encode_parts(data, segment, join=join)
+    payload = _coding_lz.encode_parts(data, levels.PARTS._replace(segment=segment), join=join)
     assert lz.decode_parts(payload, len(data)) == (0, data)
 
 
@@ -158,7 +157,8 @@ def test_plain_lz_parts_refuses_what_the_kernel_refuses(data, draw):
     reader sees zeros there, the kernel the next part)."""
     if not data:
         return
-    payload = bytearray(_coding_lz.encode_parts(data, 512, join=False))
+    payload = bytearray(_coding_lz.encode_parts(data, levels.PARTS._replace(segment=512),
+                                                join=False))
     for _ in range(draw.draw(st.integers(1, 3))):
         payload[draw.draw(st.integers(0, len(payload) - 1))] ^= draw.draw(st.integers(1, 255))
     size = len(data) + draw.draw(st.integers(-2, 2))

@@ -22,13 +22,15 @@ from pathlib import Path
 import numpy as np
 
 import gagebpe
-from gagebpe.encoder import block as encoder_block
+from gagebpe.encoder import block as encoder_block, levels
 from gagebpe.format import container, dictionary as _dictionary
 from gagebpe.format.codings import registry
 from gagebpe.format.codings import (context, dictionary_ids, dictionary_lz, filtered, lz, mixed,
                                     packed, repeats, sorted_rules)
 from gagebpe.kernels import cutoff, filters, grammar
 from gagebpe.sample import sample
+
+PARTS_OF_1K = levels.PARTS._replace(segment=1024)  # several parts from a short input
 
 HERE = Path(__file__).parent
 
@@ -117,11 +119,11 @@ def valid():
         payload = repeats.encode(copies, len(literals), *inner)
         out[name] = (single(data, registry.REPEATS, payload), data)
     code = text[:3000]
-    out["lz"] = (single(code, registry.LZ, lz.encode(code, quick=True)[1]), code)
+    out["lz"] = (single(code, registry.LZ, lz.encode(code, levels.QUICK)[1]), code)
     # parts of 1 KiB, so that a small vector has several (an encoder's are
     # larger): repeat distances and copies reach across them
-    out["lz-parts"] = (single(code, registry.LZ_PARTS, lz.encode_parts(code, 1024, join=False)),
-                       code)
+    parts = lz.encode_parts(code, PARTS_OF_1K, join=False)
+    out["lz-parts"] = (single(code, registry.LZ_PARTS, parts), code)
     binary = noise(200, 4) * 3
     out["mixed"] = (single(binary, registry.MIXED, mixed.encode(binary)), binary)
     small = text[:100]
@@ -129,7 +131,7 @@ def valid():
                            small)
     pieces = [(text[:4000], *grammar_payload(registry.SORTED, text[:4000])),
               (noise(500, 5), registry.STORED, noise(500, 5)),
-              (code[:1000], registry.LZ, lz.encode(code[:1000], quick=True)[1]),
+              (code[:1000], registry.LZ, lz.encode(code[:1000], levels.QUICK)[1]),
               (binary[:300], registry.MIXED, mixed.encode(binary[:300]))]
     out["blocks"] = (blocks(pieces), b"".join(d for d, _, _ in pieces))
     out["blocks-none"] = (blocks([]), b"")
@@ -225,7 +227,8 @@ def malformed(good):
 def lz_parts_faults(stream, data):
     """Malformed LZ_PARTS streams: a part's head changed, the payload's
     size kept (section 4.14)."""
-    payload_at = len(stream) - len(lz.encode_parts(data, 1024, join=False))  # the stream's end
+    # where the payload begins: the stream's end less the payload
+    payload_at = len(stream) - len(lz.encode_parts(data, PARTS_OF_1K, join=False))
     first_stream = struct.unpack_from("<I", stream, payload_at + 6)[0]
     second = payload_at + 10 + first_stream
 

@@ -10,9 +10,9 @@ A bit stream holds the code-length table of the literal/length code
 (256 + ``length_slots`` symbols) and the distance code (``nreps`` +
 ``distance_slots``: LZ's one repeat distance, LZ_PARTS's three), then
 the tokens, MSB first, padded with zero bits to the end of its last
-byte.  A block under SMALL bytes is coded as LZ, a larger one as
-LZ_PARTS, a part for each run of its parse's segments that one pair of
-codes serves.
+byte.  LZ_PARTS has a part for each run of its parse's segments that
+one pair of codes serves.  How the block is parsed is the encoder's
+choice (``encoder.levels.Parse``).
 """
 from typing import NamedTuple
 
@@ -24,57 +24,17 @@ from ..._jit import njit
 from . import problems as _problems
 from .registry import LZ, LZ_PARTS
 
-# A block under SMALL bytes is parsed PASSES times, each pass re-pricing
-# the symbols from the last one's codes, over MAX_CHAIN candidates.
-SMALL = 1 << 16
-PASSES = 5
-MAX_CHAIN = 4096
-# A larger block is parsed a segment at a time, so that the parse's
-# arrays stay this size whatever the block's (its match finder takes 8
-# bytes a byte), with fewer passes, its matches found by binary trees
-# visiting TREE_DEPTH candidates a position; each segment is a part with
-# codes of its own, which follow the data as it changes, or joins the
-# part before where one code serves both: segments of 64 KiB code 0.5%
-# smaller than of 256 KiB (docs/DESIGN.md, "What each try buys", LZ).
-SEGMENT = 1 << 16
-TREE_DEPTH = 48
-LARGE_PASSES = 2
-# A quick ``encode``, for the levels that favour speed, parses QUICK_PASSES
-# times over QUICK_CHAIN candidates.  On pieces of 2, 4 and 16 KB of the
-# Canterbury files, the other data and source code (133, 114 and 87
-# pieces), these settings code 0.3%, 0.4% and 0.9% smaller than 2 passes
-# over 16 candidates, in 1.2 times their time at 4 KB, and the pieces
-# larger than zlib -9 makes them fall from 17, 4 and 2 to 7, 1 and 0.  The
-# full parse gains 0.2-0.5% more in twice the time.
-QUICK_CHAIN, QUICK_PASSES = plain_lz.QUICK_CHAIN, plain_lz.QUICK_PASSES
-# ``quick_size`` parses once at the first prices over SAMPLE_CHAIN
-# candidates: an estimate, for a fraction of ``encode``'s time.
-SAMPLE_CHAIN = 16
+
+def encode(data, parse):
+    """``(coding, payload)`` of block ``data`` (bytes, not empty) by
+    ``parse`` (``encoder.levels.Parse``: its ``passes``, ``candidates``
+    and ``segment``): LZ_PARTS where it has a segment, else LZ."""
+    if parse.segment:
+        return LZ_PARTS, encode_parts(data, parse)
+    return LZ, _encode_small(np.frombuffer(data, np.uint8), parse.candidates, parse.passes)
 
 
-def encode(data, quick=False):
-    """``(coding, payload)`` of block ``data`` (bytes, not empty): LZ under
-    SMALL bytes, by one quick parse if ``quick``; else LZ_PARTS."""
-    array = np.frombuffer(data, np.uint8)
-    if len(array) >= SMALL:
-        return LZ_PARTS, encode_parts(data)
-    if quick:
-        return LZ, _encode_small(array, QUICK_CHAIN, QUICK_PASSES)
-    return LZ, _encode_small(array)
-
-
-def quick_size(data):
-    """About the size of the LZ payload of ``data`` (a block's sample, not
-    empty), for a fraction of ``encode``'s time: one parse at the first
-    prices over SAMPLE_CHAIN candidates."""
-    array = np.frombuffer(data, np.uint8)
-    head, chain = _lz.finder(len(array), False)
-    found = _lz.matches(array, 0, len(array), head, chain, SAMPLE_CHAIN, False)
-    tokens = _lz.parse(array, 0, len(array), *found, _first_reps(), 1, *first_prices(array, 1))
-    return _lz.HEAD + len(_pack(*_lz.symbols(array, 0, _first_reps(), 1, *tokens), 1)[0])
-
-
-def _encode_small(array, max_chain=MAX_CHAIN, passes=PASSES):
+def _encode_small(array, max_chain, passes):
     """The smallest LZ payload of ``passes`` parses of the whole block."""
     head, chain = _lz.finder(len(array), False)
     found = _lz.matches(array, 0, len(array), head, chain, max_chain, False)
@@ -91,14 +51,14 @@ def _encode_small(array, max_chain=MAX_CHAIN, passes=PASSES):
     return best
 
 
-def encode_parts(data, segment=SEGMENT, join=True):
+def encode_parts(data, parse, join=True):
     """The LZ_PARTS payload of block ``data`` (bytes, not empty), parsed
-    ``segment`` bytes at a time (``_segments``).  If ``join``, a segment
+    ``parse.segment`` bytes at a time (``_segments``).  If ``join``, a segment
     joins the part before it where one pair of codes for both costs no
     more than a pair each (codes, code-length tables and part heads): on
     stationary data the parts grow, and decoding builds fewer tables."""
     parts = []
-    for size, symbols in _segments(np.frombuffer(data, np.uint8), segment):
+    for size, symbols in _segments(np.frombuffer(data, np.uint8), parse):
         part = _Part.of(size, symbols)
         if parts and join:
             joined = parts[-1].joined(part)
@@ -109,19 +69,21 @@ def encode_parts(data, segment=SEGMENT, join=True):
     return b"".join(part.payload() for part in parts)
 
 
-def _segments(array, segment):
-    """For each ``segment`` bytes of ``array``: ``(size, symbols)``, the
-    symbols (``kernels.lz.symbols``) of the smaller of LARGE_PASSES
-    parses, the first at the prices of the segment before, each after at
-    the codes of the one before."""
+def _segments(array, parse):
+    """For each ``parse.segment`` bytes of ``array``: ``(size, symbols)``,
+    the symbols (``kernels.lz.symbols``) of the smallest of ``parse``'s
+    passes, the first at the prices of the segment before, each after at
+    the codes of the one before, each position's matches from binary trees
+    ``parse.candidates`` deep."""
+    segment = parse.segment
     head, tree = _lz.finder(len(array), True)
     prices = first_prices(array, _lz.REPS)
     reps = _first_reps()
     for start in range(0, len(array), segment):
         end = min(start + segment, len(array))
-        found = _lz.matches(array, start, end, head, tree, TREE_DEPTH, True)
+        found = _lz.matches(array, start, end, head, tree, parse.candidates, True)
         best = None
-        for _ in range(LARGE_PASSES):
+        for _ in range(parse.passes):
             tokens = _lz.parse(array, start, end, *found, reps, _lz.REPS, *prices)
             after = reps.copy()
             symbols = _lz.symbols(array, start, after, _lz.REPS, *tokens)
