@@ -60,40 +60,35 @@ GRAMMAR_CODINGS = ((PACKED, _cutoff.for_packed, _coding_packed.encode),
 # SORTED and CONTEXT with a table of long rules.
 LONG_FORM = {SORTED: SORTED_LONG, CONTEXT: CONTEXT_LONG}
 
-# Probing: PROBE_SLICES slices of PROBE_SLICE bytes spread over a block
-# (the rows probe blocks of at least 1 MiB).  A block whose merges save less
-# than PROBE_GAIN of the sample's estimated size is coded without merges:
-# the engine's time there buys nothing.
+# A probe, or a row's gate, reads PROBE_SLICES slices of PROBE_SLICE bytes
+# spread over the block.
 PROBE_SLICES = 4
 PROBE_SLICE = 1 << 16
-PROBE_GAIN = 0.01
 # Text shows that merging pays within its first few merges: a probe builds
-# these first, and the rest only if they do not already save PROBE_GAIN
-# (the estimate after a prefix of merges does not depend on later ones, so
-# the answer is the same).  The default level's probes of bible.txt and
+# these first, and the rest only if they do not already save enough (the
+# estimate after a prefix of merges does not depend on later ones, so the
+# answer is the same).  The default level's probes of bible.txt and
 # world192.txt took 53 and 73 ms, and take 5.
 QUICK_PROBE_MERGES = 8
-# Long repeats covering less of a block than this gain too little to pay
-# for coding it twice (plrabn12.txt: 0.4% covered, 0.08% gained).
-REPEATS_SHARE = 1 / 128
 
 
 def worth_merging(data, row):
     """Whether to build a grammar for block ``data``: yes, unless its
-    ``row`` probes and merging a sample of the block does not pay."""
-    return not (row.probe and not merges_pay(probe_sample(data), row.counts[0]))
+    ``row`` probes and merging a sample of the block does not save the
+    share ``row.probe`` of its estimated size."""
+    return not (row.probe and not merges_pay(probe_sample(data), row.counts[0], row.probe))
 
 
 def probe_sample(data):
     return _filters.sample(data, PROBE_SLICES, PROBE_SLICE)
 
 
-def merges_pay(data, min_count):
-    """Whether merging saves at least PROBE_GAIN of ``data``'s estimated
-    coded size."""
+def merges_pay(data, min_count, gain):
+    """Whether merging saves at least the share ``gain`` of ``data``'s
+    estimated coded size."""
     for max_merges in (QUICK_PROBE_MERGES, None):
         bits = estimated_bits(data, min_count, partial(_grammar.build, max_merges=max_merges))
-        if bits.min() < (1 - PROBE_GAIN) * bits[0]:
+        if bits.min() < (1 - gain) * bits[0]:
             return True
     return False
 
@@ -233,7 +228,7 @@ def try_repeats(block):
         tries = block.level.row(len(literals)).tries
         inner = tuple(name for name in tries if name in GRAMMAR_TRIES)
         return choose(literals, block.level, inner, block.merge)
-    return encode_repeats(block.data, encode_literals)
+    return encode_repeats(block.data, encode_literals, block.row.repeats)
 
 
 def try_lz(block):
@@ -287,12 +282,12 @@ def lz_sample_ratio(data, min_count):
     return lz_size / (estimated_bits(part, min_count).min() / 8)
 
 
-def encode_repeats(data, encode_inner):
+def encode_repeats(data, encode_inner, share):
     """``(REPEATS, payload)`` for block ``data``, its literals coded by
     ``encode_inner(literals)``; None if its long repeats cover less than
-    REPEATS_SHARE of it."""
+    the share ``share`` of it."""
     found = _coding_repeats.find(data)
-    if found is None or len(data) - len(found[0]) < REPEATS_SHARE * len(data):
+    if found is None or len(data) - len(found[0]) < share * len(data):
         return None
     literals, copies = found
     coding, payload = encode_inner(literals)

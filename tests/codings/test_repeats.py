@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import gagebpe
-from gagebpe.encoder import block as _block
+from gagebpe.encoder import block as _block, levels
 from gagebpe.decoder import blocks
 from gagebpe.format.codings import repeats as _coding_repeats
 from gagebpe.kernels import repeats as _repeats
@@ -120,18 +120,19 @@ def test_repeats_are_kept_only_where_smaller():
     log = "".join(f"2026-12-01 12:{i % 60:02d}:{i % 7} status installed libfoo{i % 13}:amd64"
                   f" 1.2.{i % 5}\n" for i in range(800)).encode()
     kept = set()
+    share = levels.settings(9).rows[0].repeats
     for data in (repeated(8), log):
         plain = _block.encode(data, trying(4, fold=True))
-        wrapped = _block.encode_repeats(data,
-                                        lambda part: _block.encode(part, trying(4, fold=True)))
-        chosen = _block.encode(data, trying(4, ("grammar", "repeats"), fold=True))
+        wrapped = _block.encode_repeats(
+            data, lambda part: _block.encode(part, trying(4, fold=True)), share)
+        chosen = _block.encode(data, trying(4, ("grammar", "repeats"), fold=True, repeats=share))
         assert chosen == min(plain, wrapped, key=lambda coded: len(coded[1]))
         kept.add(chosen[0])
     assert REPEATS in kept and len(kept) == 2
-    assert _block.encode_repeats(text, None) is None  # nothing long repeats
+    assert _block.encode_repeats(text, None, share) is None  # nothing long repeats
     # a repeat too short a share of its block to be worth coding it twice
-    assert _block.encode_repeats(text + text[5000:5100], None) is None
-    assert _block.encode_repeats(text + text[5000:5400], lambda part: (STORED, part))
+    assert _block.encode_repeats(text + text[5000:5100], None, share) is None
+    assert _block.encode_repeats(text + text[5000:5400], lambda part: (STORED, part), share)
 
 
 def _payload(seed=4):

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, strategies as st
 
 import gagebpe
-from gagebpe.encoder import block as _block
+from gagebpe.encoder import block as _block, levels
 from gagebpe.decoder import blocks
 from gagebpe.format.codings import packed as _coding_packed, sorted_rules as _coding_sorted
 from gagebpe.kernels import grammar as _grammar, cutoff as _cutoff, sorted_table as _sorted_table
@@ -110,9 +110,9 @@ def test_sorted_blocks_are_smaller_than_fixed_width_tables():
 def test_probe_skips_merges_only_where_they_do_not_pay():
     noise = np.random.default_rng(1).integers(0, 256, 1 << 20, dtype=np.uint8).tobytes()
     text = sample.sample(1 << 20)
-    assert not _block.merges_pay(_block.probe_sample(noise), 4)
-    assert _block.merges_pay(_block.probe_sample(text), 4)
-    coding, payload = _block.encode(noise, trying(4, probe=True))
+    assert not _block.merges_pay(_block.probe_sample(noise), 4, levels.PROBE)
+    assert _block.merges_pay(_block.probe_sample(text), 4, levels.PROBE)
+    coding, payload = _block.encode(noise, trying(4, probe=levels.PROBE))
     out = np.empty(len(noise), np.uint8)
     assert bytes(blocks.decode(coding, payload, len(noise), out)) == noise
     assert gagebpe.decompress(gagebpe.compress(noise + text)) == noise + text
@@ -128,10 +128,11 @@ def test_the_quick_probe_answers_as_the_full_one_would():
     repeated = noise[:1 << 17] + noise[-(1 << 15):] * 4
     hist = np.bincount(np.frombuffer(repeated, np.uint8), minlength=256)
     quick = _cutoff.sorted_bits(_grammar.build(repeated, 4, _block.QUICK_PROBE_MERGES), hist)
-    assert quick.min() > (1 - _block.PROBE_GAIN) * quick[0]
+    gain = levels.PROBE
+    assert quick.min() > (1 - gain) * quick[0]
     for data in (text, dna, noise, repeated, text[:4096] * 64):
         hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
         full = _cutoff.sorted_bits(_grammar.build(data, 4), hist)
         quick = _cutoff.sorted_bits(_grammar.build(data, 4, _block.QUICK_PROBE_MERGES), hist)
         assert np.array_equal(quick, full[:len(quick)])  # a prefix's estimate
-        assert _block.merges_pay(data, 4) == (full.min() < (1 - _block.PROBE_GAIN) * full[0])
+        assert _block.merges_pay(data, 4, gain) == (full.min() < (1 - gain) * full[0])

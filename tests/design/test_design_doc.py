@@ -31,6 +31,10 @@ def gates(row):
     return "; ".join(said)
 
 
+def share(fraction):
+    return f"{fraction:.2%}" if fraction else ""
+
+
 def yes(flag):
     return "yes" if flag else "no"
 
@@ -41,7 +45,8 @@ def table_rows():
         for name, row in zip(CLASS_NAMES, level.rows):
             cells = [str(number), size(level.block_size), name, ", ".join(row.tries),
                      ", ".join(map(str, row.counts)), parse(row.parse), gates(row),
-                     size(row.mixed_max) if row.mixed_max else "", yes(row.probe),
+                     size(row.mixed_max) if row.mixed_max else "", share(row.probe),
+                     share(row.repeats),
                      yes(row.context), yes(row.fold), yes(row.long_rules)]
             yield "| " + " | ".join(cells) + " |"
 
