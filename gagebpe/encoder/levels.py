@@ -7,10 +7,10 @@ setting buys.
 
 The size classes: at most 4 KiB (a whole small input, a Zarr chunk),
 under 64 KiB (LZ's one parse of the whole block), under 1 MiB, and larger
-(where a probe of a sample may skip merging).  Outside the table are only
-the format's fixed numbers and the tries' own mechanics (how a probe
-samples a block, ``encoder.block``; what a small input that LZ codes alone
-is, ``encoder.small``).
+(where a probe of a sample may skip merging).  The settings every row
+shares (the small-input policy's, the dictionaries') are here too; outside
+this module are only the format's fixed numbers and how a try works (how
+a probe samples a block, ``encoder.block``).
 """
 from typing import NamedTuple
 
@@ -24,6 +24,21 @@ CLASS_NAMES = ("≤ 4 KiB", "< 64 KiB", "< 1 MiB", "≥ 1 MiB")
 # A block of at most this many bytes may be coded MIXED; a whole input
 # that small, MIXED_PRIMED (``encoder.small``).
 MIXED_MAX = 1 << 11
+# The small-input policy's settings (``encoder.small``), the same in every
+# row that names it.  A block "LZ codes alone" where it has at most TINY
+# bytes (no grammar coding pays for its tables there, whatever the bytes:
+# pieces of 256 bytes of DNA, records and runs were never coded smaller
+# by one), or more than PACKED_VALUES byte values and no filter's lag.  Up
+# to BOTH_MODELS bytes both mixing models are tried; past it, one:
+# MIXED_PRIMED where the block looks like text (at most one byte in
+# TEXT_OTHER not a text byte, and more than PACKED_VALUES byte values),
+# else MIXED, whose model knows nothing of text and so wastes less on
+# binary data (docs/DESIGN.md, "Small inputs", says what trying both
+# would gain, in twice the time).
+TINY = 256
+PACKED_VALUES = 16
+BOTH_MODELS = 64
+TEXT_OTHER = 20
 # With a dictionary, a block of at most this many bytes is coded only with
 # it (DICTIONARY_IDS or DICTIONARY_LZ) or STORED: a record too short to
 # repeat itself; a larger block also tries its level's codings

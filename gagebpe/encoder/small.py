@@ -25,22 +25,11 @@ from typing import Callable, NamedTuple
 from ..format import container
 from ..format.codings.registry import LZ, MIXED, MIXED_PRIMED, STORED
 from ..plain import lags
-from .levels import MIXED_MAX
+from .levels import BOTH_MODELS, MIXED_MAX, PACKED_VALUES, TEXT_OTHER, TINY
 
-PACKED_VALUES = 16
-# Up to TINY bytes no grammar coding pays for its tables, whatever the
-# bytes (DNA, records and runs included: pieces of 256 bytes of them were
-# never coded smaller by one).
-TINY = 256
-# Up to BOTH_MODELS bytes both mixing models are tried; past it, one:
-# MIXED_PRIMED where the block looks like text (at most one byte in
-# TEXT_OTHER outside TEXT_BYTES, and more than PACKED_VALUES byte values),
-# else MIXED, whose model knows nothing of text and so wastes less on
-# binary data (docs/DESIGN.md, "Small inputs", says what trying both
-# would gain, in twice the time).
-BOTH_MODELS = 64
+# The bytes of text: tabs, line ends, printable ASCII and the bytes of
+# UTF-8's other characters.
 TEXT_BYTES = bytes([9, 10, 13, *range(32, 127), *range(128, 256)])
-TEXT_OTHER = 20
 
 
 class Coders(NamedTuple):
