@@ -20,11 +20,13 @@ The tries, in the order a row lists them:
 - ``mixed``: a block of at most the row's ``mixed_max`` bytes coded by
   context mixing (MIXED).
 
-Before them, the row's gates: a block that LZ codes alone (text, source,
-logs) takes the small-input policy (``encoder.small``, which the plain
-path runs too) where the row says ``small``, or is tried by ``lz`` and
-``mixed`` only under ``alone_below`` bytes; and a sample of the block
-decides whether ``lz`` is tried, or alone (``lz_keep``, ``lz_alone``).
+Before them, the row's gates: a block that could save less than
+``stored_below`` of its size (``kernels.incompressible``) is STORED; a
+block that LZ codes alone (text, source, logs) takes the small-input
+policy (``encoder.small``, which the plain path runs too) where the row
+says ``small``, or is tried by ``lz`` and ``mixed`` only under
+``alone_below`` bytes; and a sample of the block decides whether ``lz``
+is tried, or alone (``lz_keep``, ``lz_alone``).
 One ``Builds`` per block holds its grammars, so that every try and every
 count builds each input once.
 """
@@ -40,6 +42,7 @@ from ..format.codings import (context as _coding_context, filtered as _coding_fi
 from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, MIXED, PACKED,
                                REPEATS, SORTED, SORTED_LONG, STORED)
 from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
+from ..kernels import incompressible as _incompressible
 from ..kernels.xxh64 import block_check
 from . import small as _small
 from .levels import QUICK, SAMPLE
@@ -165,6 +168,9 @@ def encode(data, level, merge=None):
     if not data:
         return STORED, data
     row = level.row(len(data))
+    if row.stored_below and _incompressible.gains_less_than(np.frombuffer(data, np.uint8),
+                                                            row.stored_below):
+        return STORED, data
     tries = row.tries
     if (row.small or len(data) < row.alone_below) and _small.lz_alone(data, CODERS):
         if row.small:

@@ -22,28 +22,33 @@ def parse(p):
 
 
 def gates(row):
-    said = (["small inputs' policy"] if row.small else []) + (
-        [f"LZ alone under {size(row.alone_below)}"] if row.alone_below else [])
+    said = ["small policy"] if row.small else []
+    if row.alone_below:
+        said.append(f"LZ alone < {size(row.alone_below)}")
+    if row.stored_below:
+        said.append(f"stored < {share(row.stored_below)}")
     if row.lz_keep:
-        said.append(f"sample: LZ ≤ {row.lz_keep}×")
+        said.append(f"LZ if ≤ {row.lz_keep}×")
     if row.lz_alone:
-        said.append(f"alone ≤ {row.lz_alone}×")
+        said.append(f"alone if ≤ {row.lz_alone}×")
     return "; ".join(said)
 
 
 def share(fraction):
-    return f"{fraction:.2%}" if fraction else ""
+    return f"{fraction:.1%}" if fraction else ""
 
 
 def yes(flag):
-    return "yes" if flag else "no"
+    return "yes" if flag else ""
 
 
 def table_rows():
     """The levels table's rows, one per level and size class."""
     for number, level in sorted(LEVELS.items()):
-        for name, row in zip(CLASS_NAMES, level.rows):
-            cells = [str(number), size(level.block_size), name, ", ".join(row.tries),
+        for i, (name, row) in enumerate(zip(CLASS_NAMES, level.rows)):
+            first = i == 0  # the level and its block size head its rows
+            cells = [str(number) if first else "", size(level.block_size) if first else "", name,
+                     ", ".join(row.tries),
                      ", ".join(map(str, row.counts)), parse(row.parse), gates(row),
                      size(row.mixed_max) if row.mixed_max else "", share(row.probe),
                      share(row.repeats),

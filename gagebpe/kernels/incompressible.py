@@ -1,0 +1,62 @@
+"""How much a block could gain at most, found in one cheap pass: what
+lets random, compressed and encrypted data be stored at once instead of
+spending every try on it (docs/DESIGN.md, "Levels", the stored gate).
+
+Two bounds, each a share of the block's size: what coding each byte by
+its frequency saves (its order-0 entropy below 8 bits), and how much of
+the block repeats 8 bytes it already held (hashed, every fourth position
+remembered and every position looked up, so a repeat at any distance
+shows; a share above 1 counts a byte once per repeat that covers it).
+A block where both are small holds nothing a grammar or LZ could use.
+"""
+import math
+
+import numpy as np
+
+from .._jit import njit
+from .unaligned import load8
+
+HASH_BITS = 16  # a table that stays in the cache: 256 KiB
+_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, nogil=True)
+def order0_saving(data):
+    """The share of ``data``'s size (not empty) that coding each byte in
+    its order-0 entropy would save."""
+    counts = np.zeros(256, np.int64)
+    for i in range(data.shape[0]):
+        counts[data[i]] += 1
+    n = data.shape[0]
+    bits = 0.0
+    for c in counts:
+        if c:
+            bits -= c * math.log2(c / n)
+    return 1.0 - bits / (8.0 * n)
+
+
+@njit(cache=True, nogil=True)
+def repeated_share(data):
+    """About the share of ``data``'s positions whose next 8 bytes it held
+    before: the positions found repeating, times 4 (one in four earlier
+    positions is remembered)."""
+    n = data.shape[0]
+    table = np.full(1 << HASH_BITS, -1, np.int64)
+    hits = 0
+    for i in range(n - 7):
+        word = load8(data, i)
+        slot = np.int64((word * _MULTIPLIER) >> np.uint64(64 - HASH_BITS))
+        j = table[slot]
+        if j >= 0 and load8(data, j) == word:
+            hits += 1
+        if i & 3 == 0:
+            table[slot] = i
+    return 4.0 * hits / max(n, 1)
+
+
+def gains_less_than(data, share):
+    """Whether block ``data`` (a uint8 array) could save less than
+    ``share`` of its size both by its bytes' frequencies and by repeats;
+    the second pass runs only where the first says so."""
+    return (len(data) > 0 and order0_saving(data) < share
+            and repeated_share(data) < share)
