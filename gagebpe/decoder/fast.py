@@ -18,7 +18,7 @@ from .. import _inplace_bytes
 from .._jit import PURE_PYTHON, direct, njit
 from ..format.codings.registry import CODINGS
 from ..format.container import MAGIC, MAX_BLOCK_SIZE, SINGLE_AT
-from ..kernels.xxh64 import xxh64
+from ..kernels import xxh64
 from ..plain.varint import varint_at
 from . import blocks, layout
 
@@ -59,7 +59,7 @@ def _single(data, out, coding, inputs):
         return False
     if _decode_block(coding, data[payload_at:], size, out, inputs):
         return False
-    return (xxh64(out) & np.uint64(0xFFFFFFFF)) == np.uint64(data_check)
+    return xxh64.data_check(out) == data_check
 
 
 _kernels = {}  # coding -> (``_single`` compiled for it, its inputs)

@@ -27,6 +27,7 @@ from .._jit import direct, njit
 from ..kernels import dictionary as _kernels
 from ..plain.varint import varint_at
 from ..kernels.unaligned import fill
+from ..kernels.xxh64 import data_check
 from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
 from ..format.codings.dictionary_ids import joined
 from ..format.dictionary import Dictionary
@@ -82,7 +83,7 @@ def _found(coding, ok, out, pos, size, check):
     pass their data ``check``; else, for a DICTIONARY_IDS block,
     BAD_PAYLOAD or BAD_CHECK, and for an LZ or DICTIONARY_LZ block
     NOT_A_RECORD (the general reader names its fault)."""
-    if ok and _kernels.check(out[pos:pos + size]) == check:
+    if ok and data_check(out[pos:pos + size]) == check:
         return DECODED
     if coding != DICTIONARY_IDS:
         return NOT_A_RECORD

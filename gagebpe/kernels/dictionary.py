@@ -19,7 +19,7 @@ from .shortest_parse import MAX_DEPTH, shortest, trie
 from .unaligned import int64s_at, load8_be
 from .huffman import decode_table, peek_in, read, write_codes
 from .rank_merge import encode_pieces
-from .xxh64 import xxh64
+from .xxh64 import data_check
 
 N_BYTES = 256
 # Zero bytes a payload needs after it: ``decode_record`` reads codes 8
@@ -183,7 +183,7 @@ def encode_records(data, starts, keys, vals, ranks, results, merges, codes, leng
     checks = np.empty(n, np.int64)
     for i in range(n):
         write_codes(pieces[i], no_context, codes, lengths, payloads, payload_starts[i])
-        checks[i] = check(data[starts[i]:starts[i + 1]])
+        checks[i] = data_check(data[starts[i]:starts[i + 1]])
     return payloads, payload_starts, checks
 
 
@@ -290,12 +290,6 @@ def padded(data):
     out = np.zeros(data.shape[0] + PADDING, np.uint8)
     out[:data.shape[0]] = data
     return out
-
-
-@njit(cache=True, nogil=True, inline='always')
-def check(data):
-    """A record's data check: ``kernels.xxh64.block_check``'s value."""
-    return np.int64(xxh64(data) & np.uint64(0xFFFFFFFF))
 
 
 @njit(cache=True, nogil=True)

@@ -70,6 +70,13 @@ def xxh64(data):
     return h ^ (h >> np.uint64(32))
 
 
+@njit(cache=True, nogil=True, inline='always')
+def data_check(data):
+    """``block_check`` of the uint8 array ``data`` inside a kernel, as an
+    int64: what the one-block and record decoders compare."""
+    return np.int64(xxh64(data) & np.uint64(0xFFFFFFFF))
+
+
 def block_check(data):
     """The 32-bit check of a block's original bytes (bytes-like or uint8
     array): the low half of their XXH64, as in zstd."""

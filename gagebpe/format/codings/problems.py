@@ -41,13 +41,14 @@ _OWN = (
 (SHORT_HEAD, COUNTS, CLASSES, LENGTH, PADDING, BAD_MERGE, BAD_SYMBOL, BAD_SIZE, INNER,
  FILTER, LAG, MARKERS, FOLDED_SIZE, UNFOLDED, LITERAL_SIZE, COPY_COUNT, COPIES_BYTES,
  COPIES_OVERRUN, NOT_DECODED, NO_CONTENT) = range(1, len(_OWN))
+# ``kernels.repeats.restore``'s numbers, BAD_COPIES and BAD_LITERALS.
+_REPEATS = (None, "REPEATS block's copies are malformed",
+            "REPEATS block's literals do not fill it")
 # Where each kernel family's numbers begin.
 SEQUENCE, LZ, MIXING, REPEATS = 32, 64, 96, 128
 _MESSAGES = {number: text for number, text in enumerate(_OWN) if text}
 for _base, _texts in ((SEQUENCE, _sequence.PROBLEMS), (LZ, _lz.PROBLEMS),
-                      (MIXING, _mixing.PROBLEMS), (REPEATS, (None, "REPEATS block's copies are "
-                                                             "malformed", "REPEATS block's "
-                                                             "literals do not fill it"))):
+                      (MIXING, _mixing.PROBLEMS), (REPEATS, _REPEATS)):
     _MESSAGES.update({_base + i: text for i, text in enumerate(_texts) if text})
 assert len(_OWN) <= SEQUENCE and len(_sequence.PROBLEMS) <= LZ - SEQUENCE
 assert len(_lz.PROBLEMS) <= MIXING - LZ and _repeats.BAD_LITERALS == 2
