@@ -6,8 +6,8 @@ make a bytes object with its contents not yet written
 (``PyBytes_FromStringAndSize(NULL, n)``), for its maker to fill before
 anyone else sees it: that is how zlib and other C extensions build their
 output.  ``allocate`` makes one through ctypes and hands out its storage
-as a NumPy array (``storage``); elsewhere it falls back to a bytearray,
-copied at the end.  A kernel reaches the storage of a bytes object the
+as a NumPy array (``storage``); elsewhere, and below SMALL, it falls
+back to an array copied at the end.  A kernel reaches the storage of a bytes object the
 same way through ``kernels.unaligned.fill``, an intrinsic, whose plain
 Python form is ``storage``: ``bytes(n)`` for n > 1 is a new object that
 nobody else has seen, so a record decoder fills it in place.
@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-# Below this, a bytearray copied at the end costs less than the ctypes calls.
+# Below this, an array copied at the end costs less than the ctypes calls.
 SMALL = 48 << 10
 
 if sys.implementation.name == "cpython":
@@ -44,8 +44,8 @@ def allocate(n):
     written, that ``finish(owner)`` returns as bytes.  Nothing may keep
     ``owner`` or write to ``array`` after ``finish``."""
     if _new_bytes is None or n < SMALL:
-        owner = bytearray(n)
-        return owner, np.frombuffer(owner, np.uint8)
+        owner = np.empty(n, np.uint8)
+        return owner, owner
     owner = _new_bytes(None, n)
     return owner, storage(owner)
 
@@ -59,4 +59,4 @@ def storage(fresh):
 
 def finish(owner):
     """The bytes that ``allocate``'s array was written into."""
-    return owner if type(owner) is bytes else bytes(owner)
+    return owner if type(owner) is bytes else owner.tobytes()

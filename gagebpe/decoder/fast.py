@@ -29,6 +29,7 @@ LARGEST = 1 << 22
 _SINGLE = MAGIC + b"\0"  # a single stream's first bytes: no dictionary
 _HEAD = np.frombuffer(_SINGLE, np.uint8)
 TAKEN = tuple(c for c in CODINGS if not CODINGS[c].dictionary)
+_TAKEN = frozenset(TAKEN)
 
 if not PURE_PYTHON:
     from numba import types
@@ -95,8 +96,12 @@ def _declared(data):
     coding = data[SINGLE_AT]
     size = data[SINGLE_AT + 1]
     if size >= 0x80:
-        size, _ = varint_at(data, SINGLE_AT + 1)
-    if coding not in TAKEN or not 0 < size <= MAX_BLOCK_SIZE:
+        high = data[SINGLE_AT + 2]
+        if 0 < high < 0x80:  # a size below 16 KiB, written out: the common case
+            size = size - 0x80 | high << 7
+        else:
+            size, _ = varint_at(data, SINGLE_AT + 1)
+    if coding not in _TAKEN or not 0 < size <= MAX_BLOCK_SIZE:
         return 0, 0
     return size, coding
 

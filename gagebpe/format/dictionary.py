@@ -196,7 +196,7 @@ class Dictionary:
         literal = distance = np.zeros(0, np.int64)
         if len(content):
             _, literal, distance = _lz.decoding_tables(literal_lengths, distance_lengths,
-                                                       _lz.REPS)
+                                                       _lz.REPS, True)
         return _kernels.decoder(self.head, table, phrases, literal, distance, content)
 
     @functools.cached_property

@@ -287,14 +287,17 @@ def read_in(padded, bitpos, tables, base):
 def peek_in(word, tables, base):
     """``read_in`` of the code at the top of ``word`` (a uint64 holding at
     least MAX_LENGTH of the stream's bits, MSB first)."""
-    prefix = np.int64(word >> np.uint64(64 - FAST_BITS))
+    # Unsigned indices: Numba tests a signed one for a negative value, on
+    # the path from one code's look-up to the next.
+    base = np.uint64(base)
+    prefix = word >> np.uint64(64 - FAST_BITS)
     entry = np.int64(tables[base + prefix])
     # Both levels are read every time, with no branch to mispredict: a
     # short code's second read is its own entry again.
     width = (entry >> LENGTH_BITS) & LENGTH_MASK
-    low = np.int64(((word << np.uint64(FAST_BITS)) >> np.uint64(1))
-                   >> np.uint64(63 - width))
-    index = (entry >> OFFSET_SHIFT) + low if (entry & LENGTH_MASK) == POINTER else prefix
+    low = ((word << np.uint64(FAST_BITS)) >> np.uint64(1)) >> np.uint64(63 - width)
+    index = (np.uint64(entry >> OFFSET_SHIFT) + low if (entry & LENGTH_MASK) == POINTER
+             else prefix)
     entry = np.int64(tables[base + index])
     return entry >> LENGTH_BITS, entry & LENGTH_MASK
 

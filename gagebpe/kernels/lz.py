@@ -598,18 +598,29 @@ def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_leng
 # length; the distance code's, a repeat's index shifted left by 1, or
 # DISTANCE_FLAG with the extra bits and the smallest distance.  So a
 # token costs two look-ups and no arithmetic on slots.
+#
+# The literal/length table also holds **pairs**: where a literal's code
+# and the next symbol's, a literal too, fit the ``bits`` looked up, the
+# entry holds both literals (from bits 4 and 13), PAIR, their codes'
+# lengths together in bits 0..3 and the first's alone from bit 21.  On text, whose
+# literals' codes are short, a look-up then yields two literals about
+# half the time: fewer turns of the token loop, each a literal-or-copy
+# branch the processor mispredicts often.
 
 COPY_FLAG = 1 << 8
 DISTANCE_FLAG = 1
+_COPY = COPY_FLAG << 4  # the flag in an entry
+_SECOND, _FIRST_LENGTH, _PAIR = 13, 21, 25
+PAIR = 1 << _PAIR
 
 
 @njit(cache=True, nogil=True)
 def _code_table(lengths, payloads):
-    """``(table, bits)``: the one-level decoding table (2^bits entries,
-    ``bits`` the longest length) of the code with these lengths, each at
-    most MAX_CODE, symbol s decoding to ``(payloads[s] << 4) | length``;
-    ``(empty, 0)`` unless the code is complete or a single code of one bit
-    (``huffman.is_complete``).  One pass over the lengths counts them,
+    """The one-level decoding table (2^bits entries, ``bits`` the longest
+    length, each at most MAX_CODE) of the code with these lengths, symbol
+    s decoding to ``(payloads[s] << 4) | length``, followed by ``bits``;
+    ``[0]`` (no bits) unless the code is complete or a single code of one
+    bit (``huffman.is_complete``).  One pass over the lengths counts them,
     checks the code and assigns the canonical codes."""
     counts = np.zeros(MAX_CODE + 1, np.int64)
     for n in lengths:
@@ -622,22 +633,54 @@ def _code_table(lengths, payloads):
         kraft += counts[n] << (MAX_CODE - n)
         used += counts[n]
     if kraft != np.int64(1) << (MAX_CODE - 1 if used == 1 else MAX_CODE):
-        return np.empty(0, np.int64), 0
+        return np.zeros(1, np.int64)
     # A complete code fills every entry; a single code fills half.
-    table = np.zeros(2, np.int64) if used == 1 else np.empty(np.int64(1) << bits, np.int64)
+    entries = 2 if used == 1 else np.int64(1) << bits
+    table = np.zeros(entries + 1, np.int64) if used == 1 else np.empty(entries + 1, np.int64)
+    table[entries] = bits
     code = np.int64(0)
     for n in range(1, MAX_CODE + 1):  # counts become each length's next code
         code, counts[n] = (code + counts[n]) << 1, code
+    # Unsigned indices: Numba tests a signed one for a negative value at
+    # each store, which halves the speed of this loop.
     for s in range(lengths.shape[0]):
-        n = np.int64(lengths[s])
+        n = np.uint64(lengths[s])
         if n:
-            span = np.int64(1) << (bits - n)
-            start = counts[n] * span
+            span = np.uint64(1) << (np.uint64(bits) - n)
+            j = np.uint64(counts[n]) * span
             counts[n] += 1
-            entry = (np.int64(payloads[s]) << 4) | n
-            for j in range(start, start + span):
+            entry = (np.int64(payloads[s]) << 4) | np.int64(n)
+            for _ in range(span):
                 table[j] = entry
-    return table, bits
+                j += np.uint64(1)
+    return table
+
+
+@njit(cache=True, nogil=True)
+def _with_pairs(table):
+    """The literal/length decoding ``table`` (``_code_table``'s) with its
+    literals' entries made pairs where they can be."""
+    bits = table[-1]
+    entries = table.shape[0] - 1
+    mask = entries - 1
+    for j in range(entries):
+        first = table[j]
+        n = first & 15
+        if first & _COPY or n == 0 or n >= bits:
+            continue
+        second = table[(j << n) & mask]  # made a pair already if before j
+        m = _first_length(second)
+        if second & _COPY or m == 0 or n + m > bits:
+            continue
+        # n + m < 16: adding m makes the length field the pair's
+        table[j] = (first + m) | ((second >> 4) & 255) << _SECOND | n << _FIRST_LENGTH | PAIR
+    return table
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _first_length(entry):
+    """The length of the code of an entry's first symbol."""
+    return (entry >> _FIRST_LENGTH) & 15 if entry & PAIR else entry & 15
 
 
 # The most bits of a token's part: a code and the extra bits of the last
@@ -684,7 +727,8 @@ def _read_table(padded, bitpos, end, lengths):
     for s in range(TABLE_SYMBOLS):
         table_lengths[s] = _bits(padded, bitpos, TABLE_CODE_BITS)
         bitpos += np.uint64(TABLE_CODE_BITS)
-    table, bits = _code_table(table_lengths, _TABLE_PAYLOADS)
+    table = _code_table(table_lengths, _TABLE_PAYLOADS)
+    bits = table[-1]
     if bits == 0:
         return BAD_TABLE, bitpos
     n = lengths.shape[0]
@@ -748,8 +792,12 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
     problem, bitpos = _read_table(padded, np.uint64(bitpos), np.uint64(end), lengths)
     if problem:
         return problem, bitpos
+    # Pairs cost a pass over the table and save a turn of the token loop
+    # for about every other literal: worth it from about two literals an
+    # entry, so where the tokens' bytes reach four times its entries.
+    pairs = size - pos >= np.int64(4) << MAX_CODE
     problem, literal, distance = decoding_tables(lengths[:n_literal], lengths[n_literal:],
-                                                 nreps)
+                                                 nreps, pairs)
     if problem:
         return problem, bitpos
     return tokens(padded, bitpos, end, literal, distance, out, 0, pos, size, reps,
@@ -757,21 +805,23 @@ def decode(padded, bitpos, end, length_slots, distance_slots, nreps, out, pos, s
 
 
 @njit(cache=True, nogil=True)
-def decoding_tables(literal_lengths, distance_lengths, nreps):
+def decoding_tables(literal_lengths, distance_lengths, nreps, pairs):
     """``(0 or a problem number, literal/length table, distance table)``:
     the decoding tables of these codes (``_code_table``), each table's
-    entries followed by its bits, so that one array holds both."""
-    literal, literal_bits = _code_table(literal_lengths, _LITERAL_PAYLOADS)
-    if literal_bits == 0:
+    entries followed by its bits, so that one array holds both; the
+    literal/length table with pairs if ``pairs`` (``_with_pairs``)."""
+    literal = _code_table(literal_lengths, _LITERAL_PAYLOADS)
+    if literal[-1] == 0:
         return BAD_LITERAL_CODE, literal, literal
     if distance_lengths.any():
-        distance, distance_bits = _code_table(distance_lengths, _DISTANCE_PAYLOADS[nreps])
-        if distance_bits == 0:
+        distance = _code_table(distance_lengths, _DISTANCE_PAYLOADS[nreps])
+        if distance[-1] == 0:
             return BAD_DISTANCE_CODE, literal, distance
     else:  # a block without copies needs no distance code
-        distance, distance_bits = np.zeros(2, np.int64), 1
-    return (0, np.append(literal, np.int64(literal_bits)),
-            np.append(distance, np.int64(distance_bits)))
+        distance = np.array([0, 0, 1], np.int64)
+    if pairs:
+        literal = _with_pairs(literal)
+    return 0, literal, distance
 
 
 @njit(cache=True, nogil=True)
@@ -784,46 +834,61 @@ def tokens(padded, bitpos, end, literal, distance, out, first, pos, size, reps, 
     then into ``content`` (none: an empty one).  ``reps``, the repeat
     distances before them, become those after.  ``(0 or a problem number
     (PROBLEMS), the bit position after)``."""
-    literal_bits, distance_bits = literal[-1], distance[-1]
+    # Unsigned indices: a signed one costs a test for a negative index on
+    # the path from one code's look-up to the next.
+    literal_shift = np.uint64(64 - literal[-1])
+    distance_shift = np.uint64(64 - distance[-1])
     end = np.uint64(end)
     bitpos = np.uint64(bitpos)
     before = content.shape[0]
     r0, r1, r2 = np.int64(reps[0]), np.int64(reps[1]), np.int64(reps[2])
     # The bits from ``bitpos`` on, MSB first, ``avail`` of them valid, are
-    # kept in ``window`` and reloaded before a part of a token (a code and
-    # its extra bits: at most WINDOW_NEED) could run past them: a look-up
-    # then waits on a shift, not on a load from the stream.
+    # kept in ``window`` and reloaded only where the bits a look-up or
+    # extra bits need could run past them (a reload holds at least 57):
+    # a look-up then mostly waits on a shift, not on a load from the
+    # stream, and a literal's turn of the loop reloads one time in four.
     window, avail = _window(padded, bitpos)
     while pos < size:
         # A token reads at most 2 * WINDOW_NEED bits: an overrun shows
         # here, before the padding runs out.
         if bitpos > end:
             return BAD_TOKEN, bitpos
-        if avail < WINDOW_NEED:
+        if avail < MAX_CODE:
             window, avail = _window(padded, bitpos)
-        entry = literal[np.int64(window >> np.uint64(64 - literal_bits))]
+        entry = literal[window >> literal_shift]
         if entry == 0:
             return BAD_TOKEN, bitpos
+        if not entry & _COPY:
+            # One literal or a pair, written alike: a single literal's
+            # second byte is written over by the token after it.
+            if pos + 1 < size:
+                out[pos] = entry >> 4
+                out[pos + 1] = entry >> _SECOND
+                window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
+                pos += 1 + (entry >> _PAIR)
+            else:  # the block's last byte: a pair's first literal only
+                out[pos] = entry >> 4
+                window, avail, bitpos = _skip(window, avail, bitpos, _first_length(entry))
+                pos += 1
+            continue
         window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
         p = entry >> 4
-        if p < COPY_FLAG:
-            out[pos] = p
-            pos += 1
-            continue
         extra = (p >> 9) & 31
+        if avail < extra + MAX_CODE:  # the length's extra bits, the distance's code
+            window, avail = _window(padded, bitpos)
         length = (p >> 14) + _top(window, extra)
         window, avail, bitpos = _skip(window, avail, bitpos, extra)
         # The distance's look-up repeats the literal's, written out: one
         # step each in the loop every token takes, with no call between.
-        if avail < WINDOW_NEED:
-            window, avail = _window(padded, bitpos)
-        entry = distance[np.int64(window >> np.uint64(64 - distance_bits))]
+        entry = distance[window >> distance_shift]
         if entry == 0:
             return BAD_TOKEN, bitpos
         window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
         p = entry >> 4
         if p & DISTANCE_FLAG:
             extra = (p >> 1) & 31
+            if avail < extra:
+                window, avail = _window(padded, bitpos)
             r2 = r1
             r1 = r0
             r0 = (p >> 6) + _top(window, extra)

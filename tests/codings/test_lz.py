@@ -85,6 +85,46 @@ def test_parts_payloads_decode_as_the_format_says(seed):
     assert lz_parts_decode(payload, len(data)) == data == _decode(payload, len(data), LZ_PARTS)
 
 
+def _tokens_with(payload, size, pairs):
+    """LZ payload ``payload`` decoded with or without pairs in its table."""
+    buffer = _lz.with_padding(payload[_lz.HEAD:])
+    n_literal = _lz.LITERALS + int(payload[0])
+    lengths = np.empty(n_literal + 1 + int(payload[1]), np.uint8)
+    end = 8 * (len(payload) - _lz.HEAD)
+    problem, bitpos = _lz._read_table(buffer, np.uint64(0), np.uint64(end), lengths)
+    assert problem == 0
+    problem, literal, distance = _lz.decoding_tables(lengths[:n_literal], lengths[n_literal:],
+                                                     1, pairs)
+    assert problem == 0
+    out = np.empty(size, np.uint8)
+    reps = np.array(_lz.FIRST_REPS, np.int64)
+    problem = _lz.tokens(buffer, bitpos, end, literal, distance, out, 0, 0, size, reps,
+                         np.empty(0, np.uint8))[0]
+    return problem, out.tobytes(), literal
+
+
+def pairs_in(table):
+    """How many entries of a literal/length table are pairs."""
+    entries = table[:-1]
+    literals = entries[(entries & (_lz.COPY_FLAG << 4)) == 0]
+    return int(((literals & _lz.PAIR) != 0).sum())
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.one_of(byte_strings(3000), repetitive()), st.binary(min_size=1, max_size=3))
+def test_literal_pairs_decode_as_single_literals(data, tail):
+    """A table's pairs give the tokens' bytes as its single literals do,
+    also where a block ends one byte into a pair."""
+    data = sample()[:9000] + data + tail
+    payload = np.frombuffer(_coding_lz.encode(data, full(data))[1], np.uint8)
+    single = _tokens_with(payload, len(data), False)
+    paired = _tokens_with(payload, len(data), True)
+    assert single[:2] == paired[:2] == (0, data)
+    assert pairs_in(paired[2]) and not pairs_in(single[2])
+    if len(data) >= 8 << 10:  # the block's decoder takes pairs from this size on
+        assert _decode(payload, len(data)) == data
+
+
 def test_slots_cover_every_value_once():
     values = np.arange(1 << 20)
     slots = np.array([_lz.slot(int(v)) for v in values])
