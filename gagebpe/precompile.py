@@ -63,13 +63,18 @@ def _exercise():
     rows = np.tile(rng.integers(0, 256, 13, dtype=np.uint8), (20_000, 1))
     rows[:, :4] = np.arange(20_000, dtype="<u4").view(np.uint8).reshape(-1, 4)
     noise = rng.integers(0, 256, 3000, dtype=np.uint8).tobytes()
+    # as binaries repeat, of 7-bit bytes: their frequencies gain too (so the
+    # tries run), and then the same of 8-bit ones: their repeats alone gain
+    pool = [rng.integers(0, 128, n, dtype=np.uint8).tobytes() for n in range(50, 650, 3)]
+    pieces = b"".join(pool[i] for i in rng.integers(0, len(pool), 600))
     pool = [rng.integers(0, 256, n, dtype=np.uint8).tobytes() for n in range(50, 650, 3)]
-    pieces = b"".join(pool[i] for i in rng.integers(0, len(pool), 600))  # as binaries repeat
+    noisy_pieces = b"".join(pool[i] for i in rng.integers(0, len(pool), 600))
     inputs = [
         (sample(1 << 21), (1, 6, 9)),     # CONTEXT blocks (6, 9: CONTEXT_LONG); level 1 probes
         (dna, (6,)),                      # probed, not merged: PACKED without merges
         (sample(5000), (6,)),             # one small LZ block
         (pieces, (6,)),                   # one LZ_PARTS block
+        (noisy_pieces, (6,)),             # high entropy, repeats: REPEATS of greedy copies
         (sample(100_000), (6,)),          # one SORTED_LONG block (SORTED's kernels)
         (sample(300), (6,)),              # a short text: MIXED_PRIMED
         (noise[:100] * 12, (9,)),         # MIXED

@@ -209,13 +209,14 @@ def trained():
 
 
 def without_lz(data, level=6):
-    """The one-block stream of ``data`` as ``level`` writes it, LZ aside:
-    for tests of the codings LZ would otherwise win over (every level codes
-    small blocks as LZ where smaller)."""
+    """The one-block stream of ``data`` as ``level`` writes it, LZ and the
+    entropic gate aside: for tests of the codings LZ would otherwise win
+    over (every level codes small blocks as LZ where smaller) or that
+    noise would not reach."""
     from gagebpe.encoder import block as _block, levels as _levels
     level = _levels.LEVELS[level].each_row(
         tries=lambda row: tuple(name for name in row.tries if name in ("grammar", "repeats")),
-        long_rules=False, small=False, alone_below=0, lz_keep=0.0)
+        long_rules=False, small=False, alone_below=0, lz_keep=0.0, entropic_below=0.0)
     coding, payload = _block.encode(data, level)
     return _container.single_stream(_container.block(coding, payload, data))
 

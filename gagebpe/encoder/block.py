@@ -20,8 +20,9 @@ The tries, in the order a row lists them:
 - ``mixed``: a block of at most the row's ``mixed_max`` bytes coded by
   context mixing (MIXED).
 
-Before them, the row's gates: a block that could save less than
-``stored_below`` of its size (``kernels.incompressible``) is STORED; a
+Before them, the row's gates: a block whose bytes' frequencies could
+save less than ``entropic_below`` of its size (``kernels.incompressible``)
+is STORED, or where it repeats itself, coded by ``encode_entropic``; a
 block that LZ codes alone (text, source, logs) takes the small-input
 policy (``encoder.small``, which the plain path runs too) where the row
 says ``small``, or is tried by ``lz`` and ``mixed`` only under
@@ -42,10 +43,10 @@ from ..format.codings import (context as _coding_context, filtered as _coding_fi
 from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, MIXED, PACKED,
                                REPEATS, SORTED, SORTED_LONG, STORED)
 from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
-from ..kernels import incompressible as _incompressible
+from ..kernels import greedy as _greedy, incompressible as _incompressible, repeats as _repeats
 from ..kernels.xxh64 import block_check
 from . import small as _small
-from .levels import QUICK, SAMPLE
+from .levels import ENTROPIC_COPY, QUICK, SAMPLE
 
 # The small-input policy's coders (``encoder.small``), the kernels'; looked
 # up at each call, so that tests may replace one.
@@ -168,9 +169,12 @@ def encode(data, level, merge=None):
     if not data:
         return STORED, data
     row = level.row(len(data))
-    if row.stored_below and _incompressible.gains_less_than(np.frombuffer(data, np.uint8),
-                                                            row.stored_below):
-        return STORED, data
+    if row.entropic_below:
+        gains = _incompressible.gains(np.frombuffer(data, np.uint8), row.entropic_below)
+        if gains == _incompressible.NOTHING:
+            return STORED, data
+        if gains == _incompressible.REPEATS:
+            return encode_entropic(data)
     tries = row.tries
     if (row.small or len(data) < row.alone_below) and _small.lz_alone(data, CODERS):
         if row.small:
@@ -298,6 +302,21 @@ def encode_repeats(data, encode_inner, share):
     literals, copies = found
     coding, payload = encode_inner(literals)
     return REPEATS, _coding_repeats.encode(copies, len(literals), coding, payload)
+
+
+def encode_entropic(data):
+    """``(REPEATS, payload)`` for block ``data``, whose bytes' frequencies
+    gain nothing: its greedy copies (``kernels.greedy``) and its literals
+    STORED; ``(STORED, data)`` where that is not smaller."""
+    array = np.frombuffer(data, np.uint8)
+    copies = _greedy.copies(array, ENTROPIC_COPY)
+    if len(copies):
+        literals = _repeats.literals(array, copies).tobytes()
+        payload = _coding_repeats.encode(copies, len(literals), STORED,
+                                         _coding_stored.encode(literals))
+        if len(payload) < len(data):
+            return REPEATS, payload
+    return STORED, data
 
 
 def encode_folded(data, min_count, build=_grammar.build, long_rules=False):

@@ -7,7 +7,9 @@ its frequency saves (its order-0 entropy below 8 bits), and how much of
 the block repeats 8 bytes it already held (hashed, every fourth position
 remembered and every position looked up, so a repeat at any distance
 shows; a share above 1 counts a byte once per repeat that covers it).
-A block where both are small holds nothing a grammar or LZ could use.
+A block where both are small holds nothing a grammar or LZ could use;
+one whose bytes' frequencies are even but which repeats itself holds
+nothing but its repeats (``kernels.greedy``).
 """
 import math
 
@@ -54,9 +56,14 @@ def repeated_share(data):
     return 4.0 * hits / max(n, 1)
 
 
-def gains_less_than(data, share):
-    """Whether block ``data`` (a uint8 array) could save less than
-    ``share`` of its size both by its bytes' frequencies and by repeats;
-    the second pass runs only where the first says so."""
-    return (len(data) > 0 and order0_saving(data) < share
-            and repeated_share(data) < share)
+def gains(data, share):
+    """What block ``data`` (a uint8 array, not empty) could save at least
+    ``share`` of its size by: FREQUENCIES (and maybe repeats too),
+    REPEATS alone, or NOTHING.  The second pass runs only where the first
+    finds the bytes' frequencies even."""
+    if order0_saving(data) >= share:
+        return FREQUENCIES
+    return REPEATS if repeated_share(data) >= share else NOTHING
+
+
+FREQUENCIES, REPEATS, NOTHING = "frequencies", "repeats", "nothing"

@@ -25,8 +25,8 @@ def gates(row):
     said = ["small policy"] if row.small else []
     if row.alone_below:
         said.append(f"LZ alone < {size(row.alone_below)}")
-    if row.stored_below:
-        said.append(f"stored < {share(row.stored_below)}")
+    if row.entropic_below:
+        said.append(f"entropic < {share(row.entropic_below)}")
     if row.lz_keep:
         said.append(f"LZ if ≤ {row.lz_keep}×")
     if row.lz_alone:
