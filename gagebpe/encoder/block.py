@@ -43,7 +43,7 @@ from ..format.codings import (context as _coding_context, filtered as _coding_fi
 from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, MIXED, PACKED,
                                REPEATS, SORTED, SORTED_LONG, STORED)
 from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
-from ..kernels import greedy as _greedy, incompressible as _incompressible, repeats as _repeats
+from ..kernels import incompressible as _incompressible
 from ..kernels.xxh64 import block_check
 from . import small as _small
 from .levels import ENTROPIC_COPY, QUICK, SAMPLE
@@ -292,11 +292,11 @@ def lz_sample_ratio(data, min_count):
     return lz_size / (estimated_bits(part, min_count).min() / 8)
 
 
-def encode_repeats(data, encode_inner, share):
+def encode_repeats(data, encode_inner, share, find=_coding_repeats.find):
     """``(REPEATS, payload)`` for block ``data``, its literals coded by
-    ``encode_inner(literals)``; None if its long repeats cover less than
-    the share ``share`` of it."""
-    found = _coding_repeats.find(data)
+    ``encode_inner(literals)``; None if its long repeats (``find``'s)
+    cover less than the share ``share`` of it."""
+    found = find(data)
     if found is None or len(data) - len(found[0]) < share * len(data):
         return None
     literals, copies = found
@@ -308,15 +308,9 @@ def encode_entropic(data):
     """``(REPEATS, payload)`` for block ``data``, whose bytes' frequencies
     gain nothing: its greedy copies (``kernels.greedy``) and its literals
     STORED; ``(STORED, data)`` where that is not smaller."""
-    array = np.frombuffer(data, np.uint8)
-    copies = _greedy.copies(array, ENTROPIC_COPY)
-    if len(copies):
-        literals = _repeats.literals(array, copies).tobytes()
-        payload = _coding_repeats.encode(copies, len(literals), STORED,
-                                         _coding_stored.encode(literals))
-        if len(payload) < len(data):
-            return REPEATS, payload
-    return STORED, data
+    coded = encode_repeats(data, lambda literals: (STORED, _coding_stored.encode(literals)), 0.0,
+                           partial(_coding_repeats.find_greedy, shortest=ENTROPIC_COPY))
+    return coded if coded is not None and len(coded[1]) < len(data) else (STORED, data)
 
 
 def encode_folded(data, min_count, build=_grammar.build, long_rules=False):

@@ -602,10 +602,10 @@ def coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_leng
 # The literal/length table also holds **pairs**: where a literal's code
 # and the next symbol's, a literal too, fit the ``bits`` looked up, the
 # entry holds both literals (from bits 4 and 13), PAIR, their codes'
-# lengths together in bits 0..3 and the first's alone from bit 21.  On text, whose
-# literals' codes are short, a look-up then yields two literals about
-# half the time: fewer turns of the token loop, each a literal-or-copy
-# branch the processor mispredicts often.
+# lengths together in bits 0..3 and the first's alone from bit 21.  On
+# text, whose literals' codes are short, a look-up then yields two
+# literals about half the time: fewer turns of the token loop, each a
+# literal-or-copy branch the processor mispredicts often.
 
 COPY_FLAG = 1 << 8
 DISTANCE_FLAG = 1
