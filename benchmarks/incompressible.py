@@ -6,9 +6,11 @@ every level, with zstd in the same run (issue 55, target 4: at least
 
 The inputs are made here from what every machine has: 8 MB of seeded
 random bytes, and the built-in sample (``gagebpe.sample``) compressed by
-xz, by gzip and into a zip archive of deflated members; FILE arguments
-(JPEG or PNG images, wheels, archives) are added as they are.  Times are
-medians of rounds; the worst input at each level is named.
+xz, by gzip and into a zip archive of deflated members; the wheels that
+CPython bundles (``ensurepip``); and where matplotlib is installed, its
+PNG, JPEG and PDF files, each kind concatenated.  FILE arguments (images,
+archives, documents) are added as they are.  Times are medians of
+rounds; the worst input at each level is named.
 """
 import argparse
 import gzip
@@ -34,7 +36,24 @@ def inputs(paths):
     made = {"random": np.random.default_rng(7).integers(0, 256, 8 << 20, np.uint8).tobytes(),
             "sample.xz": lzma.compress(text), "sample.gz": gzip.compress(text, mtime=0),
             "sample.zip": archive.getvalue()}
-    return made | {Path(p).name: Path(p).read_bytes() for p in paths}
+    return made | bundled() | {Path(p).name: Path(p).read_bytes() for p in paths}
+
+
+def bundled():
+    """``{name: bytes}`` of compressed files that installed packages hold."""
+    import ensurepip
+    found = {p.name.split("-")[0] + ".whl": p.read_bytes()
+             for p in sorted((Path(ensurepip.__file__).parent / "_bundled").glob("*.whl"))}
+    try:
+        import matplotlib
+    except ImportError:
+        return found
+    data = Path(matplotlib.__file__).parent / "mpl-data"
+    for suffix in ("png", "jpg", "pdf"):
+        files = sorted(data.rglob(f"*.{suffix}"))
+        if files:
+            found[f"matplotlib.{suffix}"] = b"".join(f.read_bytes() for f in files)
+    return found
 
 
 def seconds(fn, data, rounds):

@@ -69,12 +69,17 @@ def _exercise():
     pieces = b"".join(pool[i] for i in rng.integers(0, len(pool), 600))
     pool = [rng.integers(0, 256, n, dtype=np.uint8).tobytes() for n in range(50, 650, 3)]
     noisy_pieces = b"".join(pool[i] for i in rng.integers(0, len(pool), 600))
+    # and with small bytes a little more often, as images': their frequencies
+    # gain a little
+    skewed = np.frombuffer(noisy_pieces, np.uint8)
+    skewed = (skewed & np.where(skewed & 7 == 0, 0x1F, 0xFF).astype(np.uint8)).tobytes()
     inputs = [
         (sample(1 << 21), (1, 6, 9)),     # CONTEXT blocks (6, 9: CONTEXT_LONG); level 1 probes
         (dna, (6,)),                      # probed, not merged: PACKED without merges
         (sample(5000), (6,)),             # one small LZ block
         (pieces, (6,)),                   # one LZ_PARTS block
         (noisy_pieces, (6,)),             # high entropy, repeats: REPEATS of greedy copies
+        (skewed, (6,)),                   # nearly as high: LZ of greedy copies
         (sample(100_000), (6,)),          # one SORTED_LONG block (SORTED's kernels)
         (sample(300), (6,)),              # a short text: MIXED_PRIMED
         (noise[:100] * 12, (9,)),         # MIXED

@@ -216,7 +216,8 @@ def without_lz(data, level=6):
     from gagebpe.encoder import block as _block, levels as _levels
     level = _levels.LEVELS[level].each_row(
         tries=lambda row: tuple(name for name in row.tries if name in ("grammar", "repeats")),
-        long_rules=False, small=False, alone_below=0, lz_keep=0.0, entropic_below=0.0)
+        long_rules=False, small=False, alone_below=0, lz_keep=0.0, entropic_below=0.0,
+        greedy_below=0.0)
     coding, payload = _block.encode(data, level)
     return _container.single_stream(_container.block(coding, payload, data))
 

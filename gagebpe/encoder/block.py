@@ -22,7 +22,9 @@ The tries, in the order a row lists them:
 
 Before them, the row's gates: a block whose bytes' frequencies could
 save less than ``entropic_below`` of its size (``kernels.incompressible``)
-is STORED, or where it repeats itself, coded by ``encode_entropic``; a
+is STORED, or where it repeats itself, coded by ``encode_entropic``; one
+whose frequencies save less than ``greedy_below`` is coded LZ by its
+greedy copies (``encode_greedy``); a
 block that LZ codes alone (text, source, logs) takes the small-input
 policy (``encoder.small``, which the plain path runs too) where the row
 says ``small``, or is tried by ``lz`` and ``mixed`` only under
@@ -40,13 +42,13 @@ from ..format.codings import (context as _coding_context, filtered as _coding_fi
                               folded as _coding_folded, lz as _coding_lz, mixed as _coding_mixed,
                               packed as _coding_packed, repeats as _coding_repeats,
                               sorted_rules as _coding_sorted, stored as _coding_stored)
-from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, MIXED, PACKED,
+from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, LZ, MIXED, PACKED,
                                REPEATS, SORTED, SORTED_LONG, STORED)
 from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
 from ..kernels import incompressible as _incompressible
 from ..kernels.xxh64 import block_check
 from . import small as _small
-from .levels import ENTROPIC_COPY, QUICK, SAMPLE
+from .levels import ENTROPIC_COPY, GREEDY_COPY, QUICK, SAMPLE
 
 # The small-input policy's coders (``encoder.small``), the kernels'; looked
 # up at each call, so that tests may replace one.
@@ -169,12 +171,15 @@ def encode(data, level, merge=None):
     if not data:
         return STORED, data
     row = level.row(len(data))
-    if row.entropic_below:
-        gains = _incompressible.gains(np.frombuffer(data, np.uint8), row.entropic_below)
+    if row.entropic_below or row.greedy_below:
+        gains = _incompressible.gains(np.frombuffer(data, np.uint8), row.entropic_below,
+                                      row.greedy_below)
         if gains == _incompressible.NOTHING:
             return STORED, data
         if gains == _incompressible.REPEATS:
             return encode_entropic(data)
+        if gains == _incompressible.SLIGHTLY:
+            return encode_greedy(data)
     tries = row.tries
     if (row.small or len(data) < row.alone_below) and _small.lz_alone(data, CODERS):
         if row.small:
@@ -311,6 +316,14 @@ def encode_entropic(data):
     coded = encode_repeats(data, lambda literals: (STORED, _coding_stored.encode(literals)), 0.0,
                            partial(_coding_repeats.find_greedy, shortest=ENTROPIC_COPY))
     return coded if coded is not None and len(coded[1]) < len(data) else (STORED, data)
+
+
+def encode_greedy(data):
+    """``(LZ, payload)`` for block ``data``, whose bytes' frequencies gain
+    a little: its greedy copies and its literals, Huffman-coded;
+    ``(STORED, data)`` where that is not smaller."""
+    payload = _coding_lz.encode_greedy(data, GREEDY_COPY, GREEDY_COPY)
+    return (LZ, payload) if len(payload) < len(data) else (STORED, data)
 
 
 def encode_folded(data, min_count, build=_grammar.build, long_rules=False):

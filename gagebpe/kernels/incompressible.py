@@ -9,7 +9,8 @@ remembered and every position looked up, so a repeat at any distance
 shows; a share above 1 counts a byte once per repeat that covers it).
 A block where both are small holds nothing a grammar or LZ could use;
 one whose bytes' frequencies are even but which repeats itself holds
-nothing but its repeats (``kernels.greedy``).
+nothing but its repeats (``kernels.greedy``); one whose frequencies are
+nearly even holds little else.
 """
 import math
 
@@ -56,14 +57,16 @@ def repeated_share(data):
     return 4.0 * hits / max(n, 1)
 
 
-def gains(data, share):
+def gains(data, share, slight=0.0):
     """What block ``data`` (a uint8 array, not empty) could save at least
-    ``share`` of its size by: FREQUENCIES (and maybe repeats too),
-    REPEATS alone, or NOTHING.  The second pass runs only where the first
-    finds the bytes' frequencies even."""
-    if order0_saving(data) >= share:
-        return FREQUENCIES
+    ``share`` of its size by: FREQUENCIES (and maybe repeats too), or
+    where its bytes' frequencies save less than ``slight`` of it, SLIGHTLY
+    by them; REPEATS alone, or NOTHING.  The second pass runs only where
+    the first finds the bytes' frequencies even."""
+    saving = order0_saving(data)
+    if saving >= share:
+        return SLIGHTLY if saving < slight else FREQUENCIES
     return REPEATS if repeated_share(data) >= share else NOTHING
 
 
-FREQUENCIES, REPEATS, NOTHING = "frequencies", "repeats", "nothing"
+FREQUENCIES, SLIGHTLY, REPEATS, NOTHING = "frequencies", "slightly", "repeats", "nothing"

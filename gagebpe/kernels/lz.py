@@ -418,22 +418,29 @@ def symbols(data, start, reps, nreps, token_lengths, token_distances):
         if d == 0:
             literal_symbols[t] = data[pos]
         else:
-            v = length - MIN_COPY
-            s = slot(v)
-            literal_symbols[t] = LITERALS + s
-            length_extra[t] = v - slot_base(s)
-            r = 0
-            while r < nreps and reps[r] != d:
-                r += 1
-            if r < nreps:
-                distance_symbols[t] = r
-            else:
-                s = slot(d - 1)
-                distance_symbols[t] = nreps + s
-                distance_extra[t] = d - 1 - slot_base(s)
-            move_to_front(reps, d)
+            (literal_symbols[t], length_extra[t], distance_symbols[t],
+             distance_extra[t]) = copy_symbols(length, d, reps, nreps)
         pos += length
     return literal_symbols, distance_symbols, length_extra, distance_extra
+
+
+@njit(cache=True, nogil=True, inline='always')
+def copy_symbols(length, d, reps, nreps):
+    """A copy's literal/length symbol, its length's extra value, its
+    distance symbol and its distance's extra value; the copy's distance
+    ``d`` is moved to the front of ``reps``."""
+    v = length - MIN_COPY
+    s = slot(v)
+    r = 0
+    while r < nreps and reps[r] != d:
+        r += 1
+    if r < nreps:
+        distance_symbol, distance_extra = r, 0
+    else:
+        ds = slot(d - 1)
+        distance_symbol, distance_extra = nreps + ds, d - 1 - slot_base(ds)
+    move_to_front(reps, d)
+    return LITERALS + s, v - slot_base(s), distance_symbol, distance_extra
 
 
 # Code-length tables: each length 0..MAX_CODE is a symbol of its own, and
@@ -465,15 +472,31 @@ def table_extra(s):
 
 @njit(cache=True, nogil=True, leaf=True)
 def _put(out, acc, nbits, pos, value, width):
-    """Append the ``width`` low bits of ``value``, MSB first: the writer's
-    state after."""
+    """Append the ``width`` (at most 32) low bits of ``value``, MSB first:
+    the writer's state after.  Whole 32-bit words are stored as they fill,
+    not byte by byte (a byte loop per token was most of ``pack``'s time)."""
     acc = (acc << np.uint64(width)) | np.uint64(value)
     nbits += np.int64(width)
+    if nbits >= 32:
+        nbits -= 32
+        word = acc >> np.uint64(nbits)
+        out[pos] = np.uint8((word >> np.uint64(24)) & np.uint64(0xFF))
+        out[pos + 1] = np.uint8((word >> np.uint64(16)) & np.uint64(0xFF))
+        out[pos + 2] = np.uint8((word >> np.uint64(8)) & np.uint64(0xFF))
+        out[pos + 3] = np.uint8(word & np.uint64(0xFF))
+        pos += 4
+    return acc, nbits, pos
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _flush(out, acc, nbits, pos):
+    """Store the writer's last bits, the last byte padded with zero bits."""
     while nbits >= 8:
         nbits -= 8
         out[pos] = np.uint8((acc >> np.uint64(nbits)) & np.uint64(0xFF))
         pos += 1
-    return acc, nbits, pos
+    if nbits:
+        out[pos] = np.uint8((acc << np.uint64(8 - nbits)) & np.uint64(0xFF))
 
 
 @njit(cache=True, nogil=True, inline='always')
@@ -526,17 +549,27 @@ def write(lengths, literal_symbols, distance_symbols, length_extra, distance_ext
     the code-length table of ``lengths`` (the literal/length code's, then
     the distance code's), then the tokens, the first ``nreps`` distance
     symbols repeats."""
+    out, acc, nbits, pos = _start(lengths, coded_bits(
+        literal_symbols, distance_symbols, literal_lengths, distance_lengths, nreps))
+    put_tokens(out, acc, nbits, pos, literal_symbols, distance_symbols, length_extra,
+               distance_extra, _huffman.canonical_codes(literal_lengths), literal_lengths,
+               _huffman.canonical_codes(distance_lengths), distance_lengths, nreps)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _start(lengths, token_bits):
+    """``(out, writer state)``: a stream's bytes, room for the code-length
+    table of ``lengths`` and ``token_bits`` of tokens, the table written."""
     table, table_values = table_symbols(lengths)
     table_freq = np.zeros(TABLE_SYMBOLS, np.int64)
     for s in table:
         table_freq[s] += 1
     table_lengths = _huffman.code_lengths(table_freq, TABLE_CODE)
     table_codes = _huffman.canonical_codes(table_lengths)
-    total = np.int64(TABLE_SYMBOLS * TABLE_CODE_BITS)
+    total = np.int64(TABLE_SYMBOLS * TABLE_CODE_BITS) + token_bits
     for t in range(table.shape[0]):
         total += np.int64(table_lengths[table[t]]) + table_extra(table[t])
-    total += coded_bits(literal_symbols, distance_symbols, literal_lengths, distance_lengths,
-                        nreps)
     out = np.zeros((total + 7) // 8, np.uint8)
     acc = np.uint64(0)
     nbits = pos = 0
@@ -546,10 +579,7 @@ def write(lengths, literal_symbols, distance_symbols, length_extra, distance_ext
         s = table[t]
         acc, nbits, pos = _put(out, acc, nbits, pos, table_codes[s], table_lengths[s])
         acc, nbits, pos = _put(out, acc, nbits, pos, table_values[t], table_extra(s))
-    put_tokens(out, acc, nbits, pos, literal_symbols, distance_symbols, length_extra,
-               distance_extra, _huffman.canonical_codes(literal_lengths), literal_lengths,
-               _huffman.canonical_codes(distance_lengths), distance_lengths, nreps)
-    return out
+    return out, acc, nbits, pos
 
 
 @njit(cache=True, nogil=True, inline='always')
@@ -560,17 +590,77 @@ def put_tokens(out, acc, nbits, pos, literal_symbols, distance_symbols, length_e
     (``_put``'s), then pad to a byte."""
     for t in range(literal_symbols.shape[0]):
         s = literal_symbols[t]
-        acc, nbits, pos = _put(out, acc, nbits, pos, literal_codes[s], literal_lengths[s])
         if s < LITERALS:
-            continue
-        acc, nbits, pos = _put(out, acc, nbits, pos, length_extra[t], slot_extra(s - LITERALS))
-        d = distance_symbols[t]
-        acc, nbits, pos = _put(out, acc, nbits, pos, distance_codes[d], distance_lengths[d])
-        if d >= nreps:
-            acc, nbits, pos = _put(out, acc, nbits, pos, distance_extra[t],
-                                   slot_extra(d - nreps))
-    if nbits:
-        out[pos] = np.uint8((acc << np.uint64(8 - nbits)) & np.uint64(0xFF))
+            acc, nbits, pos = _put(out, acc, nbits, pos, literal_codes[s], literal_lengths[s])
+        else:
+            acc, nbits, pos = _put_copy(out, acc, nbits, pos, s, length_extra[t],
+                                        distance_symbols[t], distance_extra[t], literal_codes,
+                                        literal_lengths, distance_codes, distance_lengths, nreps)
+    _flush(out, acc, nbits, pos)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _put_copy(out, acc, nbits, pos, s, length_extra, d, distance_extra, literal_codes,
+              literal_lengths, distance_codes, distance_lengths, nreps):
+    """Append a copy of literal/length symbol ``s`` and distance symbol
+    ``d``, with their extra values: the writer's state after."""
+    acc, nbits, pos = _put(out, acc, nbits, pos, literal_codes[s], literal_lengths[s])
+    acc, nbits, pos = _put(out, acc, nbits, pos, length_extra, slot_extra(s - LITERALS))
+    acc, nbits, pos = _put(out, acc, nbits, pos, distance_codes[d], distance_lengths[d])
+    if d >= nreps:
+        acc, nbits, pos = _put(out, acc, nbits, pos, distance_extra, slot_extra(d - nreps))
+    return acc, nbits, pos
+
+
+@njit(cache=True, nogil=True)
+def pack_copies(data, copies, reps, nreps):
+    """``pack`` for the tokens of block ``data`` (uint8) that ``copies``
+    (``kernels.greedy.copies``: rows of gap, distance, length) and a
+    literal for each byte they leave make, without an array per token:
+    a block of mostly literals is then coded at the speed of its bytes.
+    ``reps`` as for ``symbols``."""
+    n, m = data.shape[0], copies.shape[0]
+    length_symbols = np.empty(m, np.int32)
+    distance_symbols = np.empty(m, np.int32)
+    length_extra = np.empty(m, np.int32)
+    distance_extra = np.empty(m, np.int32)
+    literal_freq = np.zeros(LITERALS + SLOTS, np.int64)
+    distance_freq = np.zeros(nreps + SLOTS, np.int64)
+    at = 0
+    for c in range(m + 1):
+        end = at + copies[c, 0] if c < m else n
+        for k in range(at, end):
+            literal_freq[data[k]] += 1
+        if c == m:
+            break
+        (length_symbols[c], length_extra[c], distance_symbols[c],
+         distance_extra[c]) = copy_symbols(copies[c, 2], copies[c, 1], reps, nreps)
+        literal_freq[length_symbols[c]] += 1
+        distance_freq[distance_symbols[c]] += 1
+        at = end + copies[c, 2]
+    literal_lengths, distance_lengths = code_lengths_of(literal_freq, distance_freq, nreps)
+    token_bits = coded_bits(length_symbols, distance_symbols, literal_lengths, distance_lengths,
+                            nreps)
+    for b in range(LITERALS):
+        token_bits += literal_freq[b] * literal_lengths[b]
+    out, acc, nbits, pos = _start(np.concatenate((literal_lengths, distance_lengths)),
+                                  token_bits)
+    literal_codes = _huffman.canonical_codes(literal_lengths)
+    distance_codes = _huffman.canonical_codes(distance_lengths)
+    at = 0
+    for c in range(m + 1):
+        end = at + copies[c, 0] if c < m else n
+        for k in range(at, end):
+            b = data[k]
+            acc, nbits, pos = _put(out, acc, nbits, pos, literal_codes[b], literal_lengths[b])
+        if c == m:
+            break
+        acc, nbits, pos = _put_copy(out, acc, nbits, pos, length_symbols[c], length_extra[c],
+                                    distance_symbols[c], distance_extra[c], literal_codes,
+                                    literal_lengths, distance_codes, distance_lengths, nreps)
+        at = end + copies[c, 2]
+    _flush(out, acc, nbits, pos)
+    return out, literal_lengths, distance_lengths
 
 
 @njit(cache=True, nogil=True, leaf=True)

@@ -27,6 +27,8 @@ def gates(row):
         said.append(f"LZ alone < {size(row.alone_below)}")
     if row.entropic_below:
         said.append(f"entropic < {share(row.entropic_below)}")
+    if row.greedy_below:
+        said.append(f"greedy < {share(row.greedy_below)}")
     if row.lz_keep:
         said.append(f"LZ if ≤ {row.lz_keep}×")
     if row.lz_alone:

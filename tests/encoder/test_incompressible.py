@@ -1,9 +1,10 @@
 """The entropic gate: a block that could gain almost nothing by its bytes'
 frequencies takes no try: STORED where it could gain nothing by repeats
 either (random, compressed, encrypted data), its greedy copies over
-STORED literals where it repeats itself (archives, images); a block with
-something to gain by frequencies is tried (``kernels.incompressible``,
-``kernels.greedy``, the rows' ``entropic_below``)."""
+STORED literals where it repeats itself (archives, images); a block
+whose frequencies gain a little is coded LZ by its greedy copies; a
+block with more to gain by frequencies is tried (``kernels.incompressible``,
+``kernels.greedy``, the rows' ``entropic_below`` and ``greedy_below``)."""
 import lzma
 import zlib
 
@@ -13,8 +14,9 @@ from hypothesis import given, settings, strategies as st
 
 import gagebpe
 from gagebpe.encoder import block as _block, levels
-from gagebpe.format.codings.registry import REPEATS, STORED
-from gagebpe.kernels import greedy, incompressible, repeats
+from gagebpe.format.codings import lz as _coding_lz
+from gagebpe.format.codings.registry import LZ, REPEATS, STORED
+from gagebpe.kernels import greedy, incompressible, lz as _lz, repeats
 from gagebpe.sample import sample
 
 from conftest import coding_of
@@ -75,7 +77,7 @@ def test_noise_that_repeats_is_coded_by_its_copies_at_every_level(level):
 @given(st.integers(0, 2**32 - 1), st.integers(1, 40_000), st.sampled_from([6, 8, 16, 64]))
 def test_greedy_copies_rebuild_the_block(seed, n, shortest):
     data = np.frombuffer(pieces_of_noise(n, seed) if seed % 3 else noise(n, seed), np.uint8)
-    copies = greedy.copies(data, shortest)
+    copies = greedy.copies(data, shortest, greedy.REPEATS_WIDTH)
     if len(copies):
         assert copies[:, 2].min() >= shortest and copies[:, 1].min() >= 1
     literals = repeats.literals(data, copies)
@@ -85,13 +87,64 @@ def test_greedy_copies_rebuild_the_block(seed, n, shortest):
     assert out.tobytes() == data.tobytes()
 
 
-def test_a_block_that_gains_by_frequencies_too_is_tried():
-    data = noise(60_000) * 2 + sample(20_000)  # frequencies gain a little: the tries run
-    gains = incompressible.gains(np.frombuffer(data, np.uint8), levels.ENTROPIC_BELOW)
+def skewed_pieces(n, seed=3):
+    """``pieces_of_noise`` whose bytes are a little more often small: as
+    a PNG or GIF image's, their frequencies save a few percent."""
+    data = np.frombuffer(pieces_of_noise(n, seed), np.uint8)
+    return (data & np.where(data & 7 == 0, 0x1F, 0xFF).astype(np.uint8)).tobytes()
+
+
+@pytest.mark.parametrize("level", [1, 6, 9])
+def test_blocks_whose_frequencies_gain_a_little_are_coded_by_greedy_copies(level):
+    data = skewed_pieces(300_000)
+    saving = incompressible.order0_saving(np.frombuffer(data, np.uint8))
+    assert levels.ENTROPIC_BELOW < saving < levels.GREEDY_BELOW
+    blob = gagebpe.compress(data, level)
+    assert coding_of(blob) == LZ
+    assert gagebpe.decompress(blob) == data
+    assert _block.encode(data, levels.settings(level)) == _block.encode_greedy(data)
+    assert len(blob) < 0.6 * len(data)
+
+
+def copy_tokens(copies, n):
+    """The tokens (``kernels.lz.parse``'s) of ``n`` bytes holding
+    ``copies``: a literal for each byte they leave."""
+    lengths, distances = [], []
+    for gap, distance, length in copies:
+        lengths += [1] * int(gap) + [int(length)]
+        distances += [0] * int(gap) + [int(distance)]
+    lengths += [1] * int(n - sum(lengths))
+    distances += [0] * (len(lengths) - len(distances))
+    return np.array(lengths, np.int32), np.array(distances, np.int32)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30_000), st.sampled_from([4, 5, 6]))
+def test_packed_copies_are_their_tokens_packed(seed, n, width):
+    """``pack_copies`` writes the stream ``pack`` writes for the same
+    tokens (a token per literal), which decodes to the block."""
+    data = np.frombuffer(skewed_pieces(n, seed), np.uint8)
+    copies = greedy.copies(data, width, width)
+    first = np.array(_lz.FIRST_REPS, np.int32)
+    fused = _lz.pack_copies(data, copies, first.copy(), 1)
+    tokens = _lz.pack(*_lz.symbols(data, 0, first.copy(), 1, *copy_tokens(copies, n)), 1)
+    for ours, theirs in zip(fused, tokens):
+        assert ours.tobytes() == theirs.tobytes()
+    payload = _coding_lz.encode_greedy(data.tobytes(), width, width)
+    out = np.empty(n, np.uint8)
+    assert _coding_lz.decode_block(np.frombuffer(payload, np.uint8), n, out, LZ) == 0
+    assert out.tobytes() == data.tobytes()
+
+
+def test_a_block_that_gains_by_frequencies_is_tried():
+    data = noise(60_000) * 2 + sample(100_000)  # frequencies gain 12.5%: the tries run
+    gains = incompressible.gains(np.frombuffer(data, np.uint8), levels.ENTROPIC_BELOW,
+                                 levels.GREEDY_BELOW)
     assert gains == incompressible.FREQUENCIES
     for number in (1, 6, 9):
         level = levels.settings(number)
-        assert _block.encode(data, level) == _block.encode(data, level.each_row(entropic_below=0.0))
+        ungated = level.each_row(entropic_below=0.0, greedy_below=0.0)
+        assert _block.encode(data, level) == _block.encode(data, ungated)
 
 
 def test_small_blocks_and_rows_without_the_gate_are_tried():
@@ -99,7 +152,7 @@ def test_small_blocks_and_rows_without_the_gate_are_tried():
     assert levels.settings(6).row(len(data)).entropic_below == 0
     row = levels.settings(6).row(100_000)
     assert row.entropic_below > 0
-    ungated = levels.settings(6).each_row(entropic_below=0.0)
+    ungated = levels.settings(6).each_row(entropic_below=0.0, greedy_below=0.0)
     # without the gate the tries run, and find nothing better than STORED
     assert _block.encode(noise(100_000), ungated) == _block.encode(noise(100_000),
                                                                    levels.settings(6))

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...kernels import huffman as _huffman, lz as _lz
+from ...kernels import greedy as _greedy, huffman as _huffman, lz as _lz
 from ...plain import lz as plain_lz
 from ..._jit import njit
 from . import problems as _problems
@@ -32,6 +32,17 @@ def encode(data, parse):
     if parse.segment:
         return LZ_PARTS, encode_parts(data, parse)
     return LZ, _encode_small(np.frombuffer(data, np.uint8), parse.candidates, parse.passes)
+
+
+def encode_greedy(data, shortest, width):
+    """The LZ payload of block ``data`` (bytes, not empty) by its greedy
+    copies of at least ``shortest`` bytes (``kernels.greedy``, hashing
+    ``width`` bytes): one pass at the speed of a copy finder, for blocks
+    that an optimal parse would gain little on."""
+    array = np.frombuffer(data, np.uint8)
+    stream, literal_lengths, distance_lengths = _lz.pack_copies(
+        array, _greedy.copies(array, shortest, width), _first_reps(), 1)
+    return _head(literal_lengths, distance_lengths, 1) + stream.tobytes()
 
 
 def _encode_small(array, max_chain, passes):

@@ -35,7 +35,7 @@ def find_greedy(data, shortest):
     (``kernels.greedy``): for blocks whose bytes' frequencies gain
     nothing, in one fast pass."""
     array = np.frombuffer(data, np.uint8)
-    return _taken(array, _greedy.copies(array, shortest))
+    return _taken(array, _greedy.copies(array, shortest, _greedy.REPEATS_WIDTH))
 
 
 def _taken(array, copies):
