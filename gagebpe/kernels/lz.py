@@ -964,8 +964,10 @@ def tokens(padded, bitpos, end, literal, distance, out, first, pos, size, reps, 
         window, avail, bitpos = _skip(window, avail, bitpos, entry & 15)
         p = entry >> 4
         extra = (p >> 9) & 31
-        if avail < extra + MAX_CODE:  # the length's extra bits, the distance's code
-            window, avail = _window(padded, bitpos)
+        # A copy reloads the window whatever is left in it: the test of
+        # whether its length's extra bits and distance's code fit went
+        # either way, a mispredicted branch per copy.
+        window, avail = _window(padded, bitpos)
         length = (p >> 14) + _top(window, extra)
         window, avail, bitpos = _skip(window, avail, bitpos, extra)
         # The distance's look-up repeats the literal's, written out: one
