@@ -119,10 +119,12 @@ def _write(symbols, extra, codes, lengths, extra_bits, total):
     return out[:(total + 7) // 8]
 
 
-def encode(chunk, tokens):
+def encode(chunk, tokens, joint=False):
     """The sketch's streams of ``chunk``: the code-length table, the four
     literal streams, the sequence stream (each padded for whole-word
-    reads), and the counts the decoder is given."""
+    reads), and the counts the decoder is given.  ``joint``: a sequence's
+    run and length are one symbol of a code over both slots, as brotli's
+    insert-and-copy commands are."""
     array = np.frombuffer(chunk, np.uint8)
     literals, runs, lengths, distances = sequences_of(array, *tokens)
     run_symbols, run_extra = _slots(runs)
@@ -131,8 +133,12 @@ def encode(chunk, tokens):
     literal_lengths = _lengths(literals.astype(np.int64), LITERALS)
     literal_lengths = np.concatenate([literal_lengths,
                                       np.zeros(LITERALS - len(literal_lengths), np.uint8)])
-    run_lengths = _lengths(run_symbols, SLOTS)
-    length_lengths = _lengths(length_symbols, SLOTS)
+    if joint:
+        run_symbols = run_symbols * JOINT + length_symbols
+        run_extra = run_extra << JOINT_EXTRA[length_symbols] | length_extra
+        length_symbols = length_symbols[:0]
+    run_lengths = _lengths(run_symbols, JOINT * JOINT if joint else SLOTS)
+    length_lengths = _lengths(length_symbols, SLOTS) if not joint else np.zeros(0, np.uint8)
     distance_lengths = _lengths(distance_symbols, 1 + SLOTS)
     all_lengths = np.concatenate([literal_lengths, run_lengths, length_lengths, distance_lengths])
     out, acc, nbits, pos = lz._start(all_lengths, 0)
@@ -150,29 +156,34 @@ def encode(chunk, tokens):
                               np.zeros(0, np.int64), bits))
     starts = np.cumsum([0] + [len(s) + lz.PADDING for s in streams])
     literal_streams = np.concatenate([lz.with_padding(s) for s in streams])
-    # runs, lengths and distances interleaved: one stream of three codes each
+    # a sequence's codes in turn (run, length, distance; or run and length
+    # as one, then distance), in one stream: each code's symbols numbered
+    # after the one's before, so that one alphabet holds them all
     n = len(runs)
-    symbols = np.empty(3 * n, np.int64)
-    extra = np.empty(3 * n, np.int64)
-    symbols[0::3], symbols[1::3] = run_symbols, SLOTS + length_symbols
-    symbols[2::3] = 2 * SLOTS + distance_symbols
-    extra[0::3], extra[1::3], extra[2::3] = run_extra, length_extra, distance_extra
-    joint_lengths = np.zeros(3 * SLOTS + 1, np.uint8)
-    joint_lengths[:len(run_lengths)] = run_lengths
-    joint_lengths[SLOTS:SLOTS + len(length_lengths)] = length_lengths
-    joint_lengths[2 * SLOTS:2 * SLOTS + len(distance_lengths)] = distance_lengths
-    joint_codes = np.concatenate([huffman.canonical_codes(run_lengths),
-                                  np.zeros(SLOTS - len(run_lengths), np.int64),
-                                  huffman.canonical_codes(length_lengths),
-                                  np.zeros(SLOTS - len(length_lengths), np.int64),
-                                  huffman.canonical_codes(distance_lengths),
-                                  np.zeros(1 + SLOTS - len(distance_lengths), np.int64)])
-    joint_extra = np.concatenate([slot_extra, slot_extra, distance_extra_bits])
+    codes = ([(run_symbols, run_extra, run_lengths,
+               JOINT_RUN_EXTRA if joint else slot_extra, JOINT * JOINT if joint else SLOTS)]
+             + ([] if joint else [(length_symbols, length_extra, length_lengths, slot_extra,
+                                   SLOTS)])
+             + [(distance_symbols, distance_extra, distance_lengths, distance_extra_bits,
+                 1 + SLOTS)])
+    symbols = np.empty(len(codes) * n, np.int64)
+    extra = np.empty(len(codes) * n, np.int64)
+    all_code_lengths, all_codes, all_extra, base = [], [], [], 0
+    for k, (symbol, value, code_lengths, extra_bits, size) in enumerate(codes):
+        symbols[k::len(codes)], extra[k::len(codes)] = base + symbol, value
+        padded = np.zeros(size, np.uint8)
+        padded[:len(code_lengths)] = code_lengths
+        all_code_lengths.append(padded)
+        all_codes.append(huffman.canonical_codes(padded))
+        all_extra.append(extra_bits)
+        base += size
+    joint_lengths, joint_codes = np.concatenate(all_code_lengths), np.concatenate(all_codes)
+    joint_extra = np.concatenate(all_extra)
     bits = int((joint_lengths[symbols].astype(np.int64) + joint_extra[symbols]).sum())
     sequence_stream = lz.with_padding(_write(symbols, extra, joint_codes, joint_lengths,
                                              joint_extra, bits))
     counts = np.array([len(literals), quarter, n, len(run_lengths), len(length_lengths),
-                       len(distance_lengths), len(chunk), 8 * len(out)], np.int64)
+                       len(distance_lengths), len(chunk), 8 * len(out), joint], np.int64)
     size = len(out) + sum(len(s) for s in streams) + (bits + 7) // 8
     return table, literal_streams, starts, sequence_stream, counts, size
 
@@ -185,6 +196,14 @@ def _payloads():
 
 
 RUN_PAYLOADS, LENGTH_PAYLOADS = _payloads()
+# The joint code: a run's slot and a length's, JOINT of each (runs and
+# lengths below 16 KiB); an entry holds both extra bit counts and bases.
+JOINT = 28
+JOINT_EXTRA = np.array([lz.slot_extra(s) for s in range(JOINT)], np.int64)
+JOINT_RUN_EXTRA = np.add.outer(JOINT_EXTRA, JOINT_EXTRA).ravel()
+JOINT_PAYLOADS = np.array([lz.slot_extra(r) | lz.slot_extra(m) << 4 | lz.slot_base(r) << 8
+                           | (lz.slot_base(m) + MIN_COPY) << 24
+                           for r in range(JOINT) for m in range(JOINT)], np.int64)
 LITERAL_PAYLOADS = np.arange(LITERALS, dtype=np.int64)
 DISTANCE_PAYLOADS = lz._DISTANCE_PAYLOADS[1]
 
@@ -208,15 +227,18 @@ def _value(table, shift, window, avail, bitpos, padded):
 def decode(table_stream, literal_streams, starts, sequences, counts, out, literals, stages=3):
     """The chunk from the sketch's streams into ``out``: 0, or 1 where a
     code is bad."""
-    n_literals, quarter, n, run_slots, length_slots, distance_slots, size, table_end = counts
+    n_literals, quarter, n, run_slots, length_slots, distance_slots, size, table_end, joint = counts
     lengths = np.empty(LITERALS + run_slots + length_slots + distance_slots, np.uint8)
     problem, _ = lz._read_table(table_stream, np.uint64(0), np.uint64(table_end), lengths)
     if problem:
         return 1
     literal = lz._code_table(lengths[:LITERALS], LITERAL_PAYLOADS)
-    run = lz._code_table(lengths[LITERALS:LITERALS + run_slots], RUN_PAYLOADS)
+    run = lz._code_table(lengths[LITERALS:LITERALS + run_slots],
+                         JOINT_PAYLOADS if joint else RUN_PAYLOADS)
     at = LITERALS + run_slots
-    length = lz._code_table(lengths[at:at + length_slots], LENGTH_PAYLOADS)
+    length = run
+    if not joint:
+        length = lz._code_table(lengths[at:at + length_slots], LENGTH_PAYLOADS)
     distance = lz._code_table(lengths[at + length_slots:], DISTANCE_PAYLOADS)
     if literal[-1] == 0 or (n and (run[-1] == 0 or length[-1] == 0 or distance[-1] == 0)):
         return 1
@@ -267,9 +289,22 @@ def decode(table_stream, literal_streams, starts, sequences, counts, out, litera
         # a reload at each sequence: a branch taken every other time costs
         # more than the load
         window, avail = lz._window(sequences, bitpos)
-        count, window, avail, bitpos = _value(run, run_shift, window, avail, bitpos, sequences)
-        copy, window, avail, bitpos = _value(length, length_shift, window, avail, bitpos,
-                                             sequences)
+        if joint:
+            # one look-up for both, their extra bits read together
+            entry = run[window >> run_shift]
+            n_bits = entry & 15
+            p = entry >> 4
+            run_extra, length_extra = p & 15, (p >> 4) & 15
+            v = lz._top(window << np.uint64(n_bits), run_extra + length_extra)
+            count = ((p >> 8) & 0xFFFF) + (v >> length_extra)
+            copy = (p >> 24) + (v & ((1 << length_extra) - 1))
+            window, avail, bitpos = lz._skip(window, avail, bitpos,
+                                             n_bits + run_extra + length_extra)
+        else:
+            count, window, avail, bitpos = _value(run, run_shift, window, avail, bitpos,
+                                                  sequences)
+            copy, window, avail, bitpos = _value(length, length_shift, window, avail, bitpos,
+                                                 sequences)
         if avail < MAX_CODE + 25:
             window, avail = lz._window(sequences, bitpos)
         entry = distance[window >> distance_shift]
@@ -345,8 +380,34 @@ def main():
     parser.add_argument("--chunk", type=int, default=4096)
     args = parser.parse_args()
     pieces = chunks(args.chunk)
-    coded = [encode(p, parsed(p)[0]) for p in pieces]
+    tokens = [parsed(p)[0] for p in pieces]
     lz_payloads = [lz_coding.encode(p, FULL)[1] for p in pieces]
+    rows = []
+    for joint in (False, True):
+        rows.append(sketch([encode(p, t, joint) for p, t in zip(pieces, tokens)], pieces,
+                           args))
+    lz_offsets = np.cumsum([0] + [len(p) for p in lz_payloads])
+    lz_all = np.frombuffer(b"".join(lz_payloads), np.uint8)
+    lz_out = np.zeros((len(pieces), args.chunk), np.uint8)
+    if decode_lz_all(lz_all, lz_offsets, lz_out) or any(
+            lz_out[k].tobytes() != p for k, p in enumerate(pieces)):
+        raise SystemExit("LZ failed to decode a chunk")
+    today = median_time(lambda: decode_lz_all(lz_all, lz_offsets, lz_out), len(pieces),
+                        args.rounds)
+    print(f"{len(pieces)} chunks of {args.chunk} bytes, median of {args.rounds} rounds")
+    print("| decoding (tables and tokens) | µs per chunk | copies and tables | literals "
+          "| sequences | bytes of all chunks |")
+    print("|---|---:|---:|---:|---:|---:|")
+    print(f"| LZ today (padding copy included) | {today:.2f} | | | | {len(lz_all):,} |")
+    for name, (times, size) in zip(("run, length, distance codes", "joint run-and-length code"),
+                                   rows):
+        print(f"| sketch, {name} | {times[2]:.2f} | {times[0]:.2f} | {times[1] - times[0]:.2f} "
+              f"| {times[2] - times[1]:.2f} | {size:,} |")
+
+
+def sketch(coded, pieces, args):
+    """``((µs up to tables, up to literals, in all), bytes)`` of decoding
+    the sketch's streams ``coded`` of ``pieces``, checked."""
     tables = np.concatenate([c[0] for c in coded])
     streams = np.concatenate([c[1] for c in coded])
     sequences = np.concatenate([c[3] for c in coded])
@@ -359,27 +420,10 @@ def main():
         raise SystemExit("a sketch stream failed to decode")
     if any(out[k].tobytes() != p for k, p in enumerate(pieces)):
         raise SystemExit("the sketch decoded a chunk wrongly")
-    lz_offsets = np.cumsum([0] + [len(p) for p in lz_payloads])
-    lz_all = np.frombuffer(b"".join(lz_payloads), np.uint8)
-    lz_out = np.zeros_like(out)
-    if decode_lz_all(lz_all, lz_offsets, lz_out) or any(
-            lz_out[k].tobytes() != p for k, p in enumerate(pieces)):
-        raise SystemExit("LZ failed to decode a chunk")
-    count = len(pieces)
-    sketch = median_time(lambda: decode_all(tables, streams, starts, sequences, counts, offsets,
-                                            out, literals), count, args.rounds)
-    today = median_time(lambda: decode_lz_all(lz_all, lz_offsets, lz_out), count, args.rounds)
-    sketch_bytes = sum(c[5] for c in coded)
-    stage_times = [median_time(lambda: decode_all(tables, streams, starts, sequences, counts,
-                                                  offsets, out, literals, st), count, args.rounds)
-                   for st in (1, 2)]
-    print(f"{count} chunks of {args.chunk} bytes, median of {args.rounds} rounds")
-    print("| decoding (tables and tokens) | µs per chunk | bytes of all chunks |")
-    print("|---|---:|---:|")
-    print(f"| LZ today (padding copy included) | {today:.2f} | {len(lz_all):,} |")
-    print(f"| sketch: literals in 4 streams, then sequences | {sketch:.2f} | {sketch_bytes:,} |")
-    print(f"| sketch's stages: copies and tables {stage_times[0]:.2f}, literals "
-          f"{stage_times[1] - stage_times[0]:.2f}, sequences {sketch - stage_times[1]:.2f} | | |")
+    times = [median_time(lambda: decode_all(tables, streams, starts, sequences, counts, offsets,
+                                            out, literals, stages), len(pieces), args.rounds)
+             for stages in (1, 2, 3)]
+    return times, sum(c[5] for c in coded)
 
 
 if __name__ == "__main__":
