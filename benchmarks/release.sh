@@ -12,6 +12,8 @@ python benchmarks/bench.py --levels 1,6,9 --repeat 3 --decompress-repeat 9 \
 python benchmarks/bench.py "$out/other" --levels 6,9 --repeat 3 --decompress-repeat 9 \
     --peers 'zlib -6,zlib -9,bz2 -9,xz -6,zstd -19,brotli -11' \
     --results benchmarks/RESULTS.md --marker 'other data table'
+python benchmarks/pareto.py ../shared/corpus/canterbury "$out/other" --rounds 3 \
+    --results benchmarks/RESULTS.md --charts docs
 python benchmarks/small_inputs.py "$out/other" --results benchmarks/RESULTS.md
 python benchmarks/small_jobs.py --results benchmarks/RESULTS.md
 python benchmarks/random_access.py --megabytes 256 --cache "$out" --results benchmarks/RESULTS.md
