@@ -161,7 +161,7 @@ ENTROPIC_COPY = 8
 # 10%: the PNG, GIF and PDF files and the wheels of
 # benchmarks/incompressible.py save 0-7% by their frequencies, and their
 # tries ran at 0.1-6 MB/s to code them 1-4% of their size smaller than
-# the greedy copies do, at 180-300 MB/s; the least of the other data (an
+# the greedy copies do, at 150-360 MB/s; the least of the other data (an
 # executable's, 19%) and of a TrueType font (15%) gain a fifth more by
 # the tries.  Copies of at least 4 bytes, hashed by 4: the PNG file codes
 # 1.1% of its size smaller than by 5 or 6, the others alike.
