@@ -91,7 +91,8 @@ class Row(NamedTuple):
     # A block whose bytes' frequencies save at least ``entropic_below`` but
     # less than this share (GIF and PNG images, PDF files, whose data is
     # compressed but whose frequencies are not quite even) takes none of
-    # the tries either: it is coded LZ by its greedy copies of at least
+    # the tries either, unless it holds numbers (``kernels.incompressible``,
+    # LANE_GAIN): it is coded LZ by its greedy copies of at least
     # GREEDY_COPY bytes (``format.codings.lz.encode_greedy``), at a copy
     # finder's speed (0: no such tier).
     greedy_below: float = 0.0

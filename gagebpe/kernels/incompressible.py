@@ -57,15 +57,56 @@ def repeated_share(data):
     return 4.0 * hits / max(n, 1)
 
 
+# Numbers: a block whose bytes at each offset in LANES-byte words have
+# frequencies of their own, saving LANE_GAIN of its size more than its
+# bytes' frequencies together, holds numbers (an array of floats or
+# integers), which grammars and filters code smaller: it is tried even
+# where its bytes' frequencies save little.  Raw float32 and float64
+# arrays gain 6-9% by lanes; PNG, GIF, PDF and JPEG files nothing.
+LANES = 8
+LANE_GAIN = 0.02
+
+
+@njit(cache=True, nogil=True)
+def _bits(counts):
+    """The bits of the symbols counted by their order-0 entropy, with the
+    Miller-Madow correction for the sample's size: without it, a small
+    sample's lanes would seem to gain by chance."""
+    n = counts.sum()
+    bits = 0.0
+    used = 0
+    for c in counts:
+        if c:
+            bits -= c * math.log2(c / n)
+            used += 1
+    return bits + (used - 1) / (2.0 * math.log(2.0))
+
+
+@njit(cache=True, nogil=True)
+def lane_gain(data):
+    """The share of ``data``'s size that coding the bytes at each offset
+    in LANES-byte words by their own frequencies would save beyond coding
+    all bytes by theirs."""
+    counts = np.zeros((LANES, 256), np.int64)
+    for i in range(data.shape[0]):
+        counts[i & (LANES - 1), data[i]] += 1
+    lanes = 0.0
+    for j in range(LANES):
+        lanes += _bits(counts[j])
+    return (_bits(counts.sum(axis=0)) - lanes) / (8.0 * data.shape[0])
+
+
 def gains(data, share, slight=0.0):
     """What block ``data`` (a uint8 array, not empty) could save at least
     ``share`` of its size by: FREQUENCIES (and maybe repeats too), or
-    where its bytes' frequencies save less than ``slight`` of it, SLIGHTLY
-    by them; REPEATS alone, or NOTHING.  The second pass runs only where
-    the first finds the bytes' frequencies even."""
+    where its bytes' frequencies save less than ``slight`` of it and it
+    holds no numbers, SLIGHTLY by them; REPEATS alone, or NOTHING.  Each
+    pass after the first runs only where the one before leaves it open."""
     saving = order0_saving(data)
     if saving >= share:
-        return SLIGHTLY if saving < slight else FREQUENCIES
+        if saving >= slight or lane_gain(data) >= LANE_GAIN:
+            return FREQUENCIES
+        return SLIGHTLY
     return REPEATS if repeated_share(data) >= share else NOTHING
 
 

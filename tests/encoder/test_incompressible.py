@@ -106,6 +106,25 @@ def test_blocks_whose_frequencies_gain_a_little_are_coded_by_greedy_copies(level
     assert len(blob) < 0.6 * len(data)
 
 
+def test_arrays_of_numbers_are_tried_though_their_bytes_gain_little():
+    rng = np.random.default_rng(5)
+    for array in (rng.normal(size=40_000).astype("<f8"), rng.normal(size=80_000).astype("<f4")):
+        data = array.tobytes()
+        bytes_ = np.frombuffer(data, np.uint8)
+        assert levels.ENTROPIC_BELOW < incompressible.order0_saving(bytes_) < levels.GREEDY_BELOW
+        assert incompressible.lane_gain(bytes_) > incompressible.LANE_GAIN
+        level = levels.settings(6)
+        ungated = level.each_row(entropic_below=0.0, greedy_below=0.0)
+        assert _block.encode(data, level) == _block.encode(data, ungated)
+        assert len(_block.encode(data, level)[1]) < len(_block.encode_greedy(data)[1])
+    # bytes whose frequencies do not depend on their offset show no gain by
+    # lanes, however small the block
+    for n in (5000, 20_000, 300_000):
+        assert incompressible.lane_gain(np.frombuffer(noise(n), np.uint8)) < 0.01
+        skewed = np.frombuffer(skewed_pieces(n), np.uint8)
+        assert incompressible.lane_gain(skewed) < 0.01
+
+
 def copy_tokens(copies, n):
     """The tokens (``kernels.lz.parse``'s) of ``n`` bytes holding
     ``copies``: a literal for each byte they leave."""
