@@ -4,7 +4,7 @@
 
 Mutates real compressed streams of every coding of format 1.0 (STORED,
 PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
-REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS), multi-block streams, the conformance
+REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, SEQUENCES), multi-block streams, the conformance
 vectors (tests/vectors/) and 1994-format files: byte and bit flips,
 truncations, splices of two streams, blocks duplicated or dropped, and
 header fields set to extremes with their checks recomputed (so that the
@@ -65,7 +65,7 @@ def seeds():
                    % (k // 60 % 60, k % 60, names[rng.integers(4)], rng.integers(9),
                       rng.integers(30)) for k in range(1500))
     # strings of a few hundred bytes seen many times, as in binaries: a
-    # large block of copies, LZ_PARTS
+    # large block of copies, SEQUENCES (LZ_PARTS comes from its vector)
     pool = [bytes(rng.integers(0, 256, n, dtype=np.uint8)) for n in range(50, 650, 6)]
     parts_data = b"".join(pool[i] for i in rng.integers(0, len(pool), 250))
     out = []
@@ -82,8 +82,8 @@ def seeds():
                            ("lz", noise[:2500] * 2 + text[:2000], {"level": 9}),
                            ("lz-blocks", (noise[:1000] * 2 + text[:2000]) * 4,
                             {"level": 9, "block_size": 4000}),
-                           ("lz-parts", parts_data, {}),
-                           ("lz-parts-blocks", parts_data * 2, {"block_size": 100_000}),
+                           ("sequences", parts_data, {}),
+                           ("sequences-blocks", parts_data * 2, {"block_size": 100_000}),
                            ("mixed", noise[:300] * 2 + noise[:600], {"level": 9}),
                            ("small-mixed", rows.tobytes()[:100], {"level": 9}),
                            ("small-stored", noise[:20], {}),

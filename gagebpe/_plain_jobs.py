@@ -2,7 +2,7 @@
 of at most ``encoder.levels.SMALL_BLOCK`` bytes that LZ codes alone,
 compressed by the small-input policy with plain coders (the same bytes as
 the kernels write: ``encoder.small``); and streams of STORED, LZ, LZ_PARTS,
-MIXED and MIXED_PRIMED blocks decoded.
+SEQUENCES, MIXED and MIXED_PRIMED blocks decoded.
 
 Whatever this module does not take it declines, returning None: an input
 a grammar codes better, a stream with other codings, or one with any
@@ -13,8 +13,8 @@ imports loads NumPy (tests/encoder/test_plain.py holds it to that).
 from ._errors import GageBPEError
 from .encoder import levels as _levels, small as _small
 from .format.container import BlockHeader, Parser, Payload
-from .format.codings.registry import LZ, LZ_PARTS, MIXED, MIXED_PRIMED, STORED
-from .plain import lags, lz, mixing, primed, xxh64
+from .format.codings.registry import LZ, LZ_PARTS, MIXED, MIXED_PRIMED, SEQUENCES, STORED
+from .plain import lags, lz, mixing, primed, sequences, xxh64
 
 LARGEST = _levels.SMALL_BLOCK  # bytes of the largest input ``compress`` takes
 CODERS = _small.Coders(lz=lambda data: lz.encode(data, _levels.QUICK.candidates,
@@ -46,7 +46,8 @@ def compress_seconds(size, level=None):
 
 def decompress(data):
     """The bytes of ``data``, one or more concatenated streams, if each
-    block is STORED, LZ, LZ_PARTS, MIXED or MIXED_PRIMED and all is well;
+    block is STORED, LZ, LZ_PARTS, SEQUENCES, MIXED or MIXED_PRIMED and all
+    is well;
     else None."""
     out = []
     for unit in _units(data):
@@ -98,7 +99,7 @@ def _units(data):
 
 
 _SECONDS = {STORED: 0.0, LZ: DECODE_SECONDS, LZ_PARTS: DECODE_SECONDS,
-            MIXED: MIXED_SECONDS, MIXED_PRIMED: MIXED_SECONDS}
+            SEQUENCES: DECODE_SECONDS, MIXED: MIXED_SECONDS, MIXED_PRIMED: MIXED_SECONDS}
 
 
 def _decode(block, payload):
@@ -110,6 +111,8 @@ def _decode(block, payload):
         problem, out = lz.decode(payload, size)
     elif coding == LZ_PARTS:
         problem, out = lz.decode_parts(payload, size)
+    elif coding == SEQUENCES:
+        problem, out = sequences.decode(payload, size)
     elif coding in (MIXED, MIXED_PRIMED):
         problem, _, out = (mixing if coding == MIXED else primed).decode(payload, size)
     else:

@@ -77,7 +77,7 @@ def _exercise():
         (sample(1 << 21), (1, 6, 9)),     # CONTEXT blocks (6, 9: CONTEXT_LONG); level 1 probes
         (dna, (6,)),                      # probed, not merged: PACKED without merges
         (sample(5000), (6,)),             # one small LZ block
-        (pieces, (6,)),                   # one LZ_PARTS block
+        (pieces, (6,)),                   # one SEQUENCES block
         (noisy_pieces, (6,)),             # high entropy, repeats: REPEATS of greedy copies
         (skewed, (6,)),                   # nearly as high: LZ of greedy copies
         (sample(100_000), (6,)),          # one SORTED_LONG block (SORTED's kernels)
@@ -108,6 +108,14 @@ def _exercise():
             while not d.eof:
                 parts.append(d.decompress(b"" if parts else blob, 1 << 20))
             _check(b"".join(parts) == data, "Decompressor")
+    # LZ_PARTS, which gagebpe writes only where SEQUENCES would be larger,
+    # as streams from before SEQUENCES hold it
+    from .encoder.levels import PARTS
+    from .format import container
+    from .format.codings import lz as _coding_lz
+    blob = container.single_stream(container.block(*_coding_lz.encode(pieces, PARTS), pieces))
+    written |= _codings(blob)
+    _check(gagebpe.decompress(blob) == pieces, "LZ_PARTS")
     # a stream of one block takes its coding's kernel: FOLDED and MIXED
     # (which only 0.11 wrote) come as one block from none of the inputs
     # above, but may from anyone's data or older files

@@ -123,6 +123,21 @@ def one_block(blob):
     return head + struct.pack("<I", zlib.crc32(head)) + blob[n + m:]
 
 
+@st.composite
+def repetitive(draw):
+    """Bytes built from earlier bytes: runs, near and far copies."""
+    out = bytearray(draw(st.binary(min_size=1, max_size=40)))
+    for _ in range(draw(st.integers(0, 30))):
+        if draw(st.booleans()):
+            out += draw(st.binary(max_size=20))
+        else:
+            start = draw(st.integers(0, len(out) - 1))
+            n = draw(st.integers(1, 400))
+            for k in range(n):  # a source overlapping its copy repeats it
+                out.append(out[start + k])
+    return bytes(out)
+
+
 def coding_of(blob):
     """The coding of the single stream ``blob``'s block."""
     return one_block(blob)[0]

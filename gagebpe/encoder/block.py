@@ -16,7 +16,9 @@ The tries, in the order a row lists them:
   filter's lag;
 - ``repeats``: the block with its long repeats taken out as copies
   (REPEATS), the rest coded by the grammar tries of its own row;
-- ``lz``: literals and copies (LZ, LZ_PARTS) by the row's parse;
+- ``lz``: literals and copies by the row's parse: LZ for a block parsed
+  whole; for one parsed in segments, SEQUENCES, or LZ_PARTS where that
+  is more than SEQUENCES_SLACK smaller;
 - ``mixed``: a block of at most the row's ``mixed_max`` bytes coded by
   context mixing (MIXED).
 
@@ -41,14 +43,16 @@ import numpy as np
 from ..format.codings import (context as _coding_context, filtered as _coding_filtered,
                               folded as _coding_folded, lz as _coding_lz, mixed as _coding_mixed,
                               packed as _coding_packed, repeats as _coding_repeats,
-                              sorted_rules as _coding_sorted, stored as _coding_stored)
-from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, LZ, MIXED, PACKED,
-                               REPEATS, SORTED, SORTED_LONG, STORED)
+                              sequences as _coding_sequences, sorted_rules as _coding_sorted,
+                              stored as _coding_stored)
+from ..format.codings.registry import (CONTEXT, CONTEXT_LONG, FILTERED, FOLDED, LZ, LZ_PARTS,
+                                       MIXED, PACKED, REPEATS, SEQUENCES, SORTED, SORTED_LONG,
+                                       STORED)
 from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, grammar as _grammar
 from ..kernels import incompressible as _incompressible
 from ..kernels.xxh64 import block_check
 from . import small as _small
-from .levels import ENTROPIC_COPY, GREEDY_COPY, QUICK, SAMPLE
+from .levels import ENTROPIC_COPY, GREEDY_COPY, QUICK, SAMPLE, SEQUENCES_SLACK
 
 # The small-input policy's coders (``encoder.small``), the kernels'; looked
 # up at each call, so that tests may replace one.
@@ -247,8 +251,17 @@ def try_repeats(block):
 
 
 def try_lz(block):
-    """LZ or LZ_PARTS, by the row's parse."""
-    return _coding_lz.encode(block.data, block.row.parse)
+    """LZ, by the row's parse; for a parse in segments, SEQUENCES or
+    LZ_PARTS of the same parts, whichever SEQUENCES_SLACK says."""
+    parse = block.row.parse
+    if not parse.segment:
+        return _coding_lz.encode(block.data, parse)
+    parts = _coding_lz.parts(block.data, parse)
+    sequences = _coding_sequences.encode(parts)
+    tokens = _coding_lz.payload_of(parts)
+    if len(sequences) <= len(tokens) * (1 + SEQUENCES_SLACK):
+        return SEQUENCES, sequences
+    return LZ_PARTS, tokens
 
 
 def try_mixed(block):

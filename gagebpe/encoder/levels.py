@@ -168,6 +168,11 @@ ENTROPIC_COPY = 8
 # 1.1% of its size smaller than by 5 or 6, the others alike.
 GREEDY_BELOW = 0.10
 GREEDY_COPY = 4
+# A block parsed in segments is coded SEQUENCES unless LZ_PARTS codes its
+# parts more than this share smaller: on the Canterbury files SEQUENCES
+# decodes 1.0-1.4 times as fast (1.12-1.18 in all) and codes them 0.99 to
+# 1.005 times as large (docs/notes/2026-12-05-sequences-coding.md).
+SEQUENCES_SLACK = 0.01
 LZ_KEEP, LZ_ALONE = 1.08, 0.95
 ALONE_BELOW = 1 << 14
 PROBE = 0.01

@@ -18,7 +18,7 @@ from typing import BinaryIO, NamedTuple
 
 from .._errors import BAD_END, BAD_MAGIC, TRUNCATED, GageBPEError
 from ..plain import kernels_loaded
-from ..plain.varint import varint_at
+from ..plain.varint import varint, varint_at
 from .codings.registry import END_OF_BLOCKS, HEAD_BYTES, STORED, check_coding, merge_count
 
 MAGIC = b"\x89GBP"
@@ -105,17 +105,6 @@ def trailer(index):
 
 def trailer_size(n_blocks):
     return 1 + n_blocks * INDEX_ENTRY.size + FOOTER.size
-
-
-def varint(value):
-    """``value`` as LEB128: 7 bits a byte, least significant first, the
-    high bit set on every byte but the last."""
-    out = bytearray()
-    while value >= 0x80:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 # ``single_block``'s answers instead of a coding

@@ -1,6 +1,6 @@
 """LEB128 numbers as format 1.0 writes them (docs/FORMAT.md, section 2):
 7 bits a byte, least significant first, the high bit set on every byte
-but the last, at most VARINT_BYTES bytes.  One reader for every place the
+but the last, at most VARINT_BYTES bytes.  One reader and one writer for every place the
 format has them: the container's sizes, which must be in their shortest
 form, and REPEATS' copies, which need not be.  Plain enough for Numba to
 compile (``kernels.varint``), and right without it over bytes and uint8
@@ -26,3 +26,13 @@ def varint_at(data, at, shortest=True):
                 return -2, at
             return value, at + i + 1
     return -2, at
+
+
+def varint(value):
+    """``value`` (at least 0) as the format writes it: LEB128, shortest."""
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)

@@ -16,11 +16,11 @@ from gagebpe.decoder import blocks
 from gagebpe.format.codings import lz as _coding_lz
 from gagebpe.format import container as _container
 from gagebpe.kernels import lz as _lz
-from gagebpe.format.codings.registry import LZ, LZ_PARTS
+from gagebpe.format.codings.registry import LZ, LZ_PARTS, SEQUENCES
 from gagebpe.sample import sample
 
 from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
-                      coding_of, payload_spans)
+                      coding_of, payload_spans, repetitive)
 from reference import lz_decode, lz_parts_decode
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "canterbury"
@@ -44,21 +44,6 @@ def code(data):
     assert coding == (LZ if len(data) < 1 << 16 else LZ_PARTS)
     return payload, blocks.decode(coding, payload, len(data),
                                     np.empty(len(data), np.uint8)).tobytes()
-
-
-@st.composite
-def repetitive(draw):
-    """Bytes built from earlier bytes: runs, near and far copies."""
-    out = bytearray(draw(st.binary(min_size=1, max_size=40)))
-    for _ in range(draw(st.integers(0, 30))):
-        if draw(st.booleans()):
-            out += draw(st.binary(max_size=20))
-        else:
-            start = draw(st.integers(0, len(out) - 1))
-            n = draw(st.integers(1, 400))
-            for k in range(n):  # a source overlapping its copy repeats it
-                out.append(out[start + k])
-    return bytes(out)
 
 
 @settings(deadline=None)
@@ -222,10 +207,10 @@ def test_blocks_are_coded_as_lz_where_smaller():
     assert "lz" not in _block.lz_tries(sample(300_000), row6, row6.tries)
     for level in (6, 9):
         blob = gagebpe.compress(pieces(300_000), level)
-        assert coding_of(blob) == LZ_PARTS and gagebpe.decompress(blob) == pieces(300_000)
+        assert coding_of(blob) == SEQUENCES and gagebpe.decompress(blob) == pieces(300_000)
         assert _fast.decode(blob, 300_000) == pieces(300_000)
     # the levels that favour speed do not parse large blocks as LZ
-    assert coding_of(gagebpe.compress(pieces(300_000), 5)) not in (LZ, LZ_PARTS)
+    assert coding_of(gagebpe.compress(pieces(300_000), 5)) not in (LZ, LZ_PARTS, SEQUENCES)
     text = sample(60_000)
     assert coding_of(gagebpe.compress(text, 9)) != LZ
 

@@ -22,8 +22,8 @@ VECTORS = Path(__file__).parents[1] / "vectors"
 MANIFEST = json.loads((VECTORS / "vectors.json").read_text())
 FORMAT = Path(__file__).resolve().parents[2] / "docs" / "FORMAT.md"
 ERRORS = {"GageBPEError": gagebpe.GageBPEError, "EOFError": EOFError}
-PLAIN_CODINGS = {registry.STORED, registry.LZ, registry.LZ_PARTS, registry.MIXED,
-                 registry.MIXED_PRIMED}
+PLAIN_CODINGS = {registry.STORED, registry.LZ, registry.LZ_PARTS, registry.SEQUENCES,
+                 registry.MIXED, registry.MIXED_PRIMED}
 
 
 def incremental(blob, piece):

@@ -26,8 +26,9 @@ from gagebpe.encoder import block as encoder_block, levels
 from gagebpe.format import container, dictionary as _dictionary
 from gagebpe.format.codings import registry
 from gagebpe.format.codings import (context, dictionary_ids, dictionary_lz, filtered, lz, mixed,
-                                    packed, repeats, sorted_rules)
+                                    packed, repeats, sequences, sorted_rules)
 from gagebpe.kernels import cutoff, filters, grammar
+from gagebpe.plain.varint import varint_at
 from gagebpe.sample import sample
 
 PARTS_OF_1K = levels.PARTS._replace(segment=1024)  # several parts from a short input
@@ -124,6 +125,11 @@ def valid():
     # larger): repeat distances and copies reach across them
     parts = lz.encode_parts(code, PARTS_OF_1K, join=False)
     out["lz-parts"] = (single(code, registry.LZ_PARTS, parts), code)
+    # the same parts as sequences; and records, whose copies follow copies
+    # (runs of none) at repeat distances
+    out["sequences"] = (single(code, registry.SEQUENCES, sequences_of(code)), code)
+    rows = records(13, 300, 7)
+    out["sequences-records"] = (single(rows, registry.SEQUENCES, sequences_of(rows)), rows)
     binary = noise(200, 4) * 3
     out["mixed"] = (single(binary, registry.MIXED, mixed.encode(binary)), binary)
     small = text[:100]
@@ -138,6 +144,11 @@ def valid():
     out["concatenated"] = (out["lz"][0] + out["blocks"][0] + out["empty"][0] + out["stored"][0],
                            out["lz"][1] + out["blocks"][1] + out["stored"][1])
     return out
+
+
+def sequences_of(data):
+    """The SEQUENCES payload of ``data`` in parts of 1 KiB."""
+    return sequences.encode(lz.parts(data, PARTS_OF_1K, join=False))
 
 
 def _rechecked(stream, start, length):
@@ -189,12 +200,20 @@ def malformed(good):
         "coding-15-blocks": (_rechecked(blocks_stream[:head] + bytes([15])
                                         + blocks_stream[head + 1:], head, 13),
                              "GageBPEError", "names no dictionary"),
+        # 16 was unknown when these were made; it is now SEQUENCES, which
+        # the LZ payload they hold is not (section 4.17).
         "coding-16": (lz_stream[:at] + bytes([16]) + lz_stream[at + 1:], "GageBPEError",
-                      "block coding 16 is not one of format 1.0's"),
+                      "SEQUENCES block"),
         "coding-16-blocks": (_rechecked(blocks_stream[:head] + bytes([16])
                                         + blocks_stream[head + 1:], head, 13),
-                             "GageBPEError", "block coding 16"),
+                             "GageBPEError", "SEQUENCES block"),
+        "coding-17": (lz_stream[:at] + bytes([17]) + lz_stream[at + 1:], "GageBPEError",
+                      "block coding 17 is not one of format 1.0's"),
+        "coding-17-blocks": (_rechecked(blocks_stream[:head] + bytes([17])
+                                        + blocks_stream[head + 1:], head, 13),
+                             "GageBPEError", "block coding 17"),
         **lz_parts_faults(*good["lz-parts"]),
+        **sequences_faults(*good["sequences"]),
         "size-0": (size_field(b"\x00\x00"), "GageBPEError", "size 0 out of range"),
         "size-too-large": (lz_stream[:at + 1] + container.varint((1 << 26) + 1)
                            + lz_stream[at + 3:], "GageBPEError", "out of range"),
@@ -240,6 +259,35 @@ def lz_parts_faults(stream, data):
         ("lz-parts-past-block", changed(second, struct.pack("<I", 1 << 20))),
         ("lz-parts-slots", changed(payload_at + 4, bytes([53]))),
         ("lz-parts-stream-past-payload", changed(second + 6, struct.pack("<I", 1 << 20))))}
+
+
+def sequences_faults(stream, data):
+    """Malformed SEQUENCES streams: the first part's head, or the stream's
+    last bit, changed (section 4.17)."""
+    payload = sequences_of(data)
+    fields, at = [], 0  # the first part's head: 3 varints, 3 bytes, 10 varints
+    for k in range(3 + 3 + 10):
+        end = at + 1 if k in (3, 4, 5) else varint_at(payload, at)[1]
+        fields.append(payload[at:end])
+        at = end
+    size = varint_at(fields[0], 0)[0]
+
+    def with_fields(**changed):
+        new = list(fields)
+        for k, value in changed.items():
+            index = int(k[1:])
+            new[index] = bytes([value]) if index in (3, 4, 5) else container.varint(value)
+        return single(data, registry.SEQUENCES, b"".join(new) + payload[at:])
+
+    faults = {
+        "sequences-empty-part": (with_fields(f0=0), "SEQUENCES block's parts"),
+        "sequences-too-many": (with_fields(f2=size), "SEQUENCES block's parts"),
+        "sequences-slots": (with_fields(f3=53), "SEQUENCES block's parts"),
+        "sequences-stream-past-payload": (with_fields(f6=1 << 20), "SEQUENCES block's parts"),
+        "sequences-last-bit": (stream[:-1] + bytes([stream[-1] ^ 1]),
+                               "SEQUENCES block|block check"),
+    }
+    return {name: (bad, "GageBPEError", pattern) for name, (bad, pattern) in faults.items()}
 
 
 DICTIONARY = "dictionary.gbpd"

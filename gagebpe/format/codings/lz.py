@@ -68,6 +68,17 @@ def encode_parts(data, parse, join=True):
     joins the part before it where one pair of codes for both costs no
     more than a pair each (codes, code-length tables and part heads): on
     stationary data the parts grow, and decoding builds fewer tables."""
+    return payload_of(parts(data, parse, join))
+
+
+def payload_of(parts):
+    """The LZ_PARTS payload of these ``parts`` (``parts``)."""
+    return b"".join(part.payload() for part in parts)
+
+
+def parts(data, parse, join=True):
+    """The ``_Part``s of block ``data`` that ``encode_parts`` codes (the
+    SEQUENCES coding codes the same parts its own way)."""
     parts = []
     for size, symbols in _segments(np.frombuffer(data, np.uint8), parse):
         part = _Part.of(size, symbols)
@@ -77,7 +88,7 @@ def encode_parts(data, parse, join=True):
                 parts[-1] = joined
                 continue
         parts.append(part)
-    return b"".join(part.payload() for part in parts)
+    return parts
 
 
 def _segments(array, parse):
@@ -131,8 +142,12 @@ class _Part(NamedTuple):
         return _Part(self.size + other.size, self.symbols + other.symbols, literal_freq,
                      distance_freq, _coded_bits(literal_freq, distance_freq))
 
+    def tokens(self):
+        """The four arrays of ``kernels.lz.symbols`` for the whole part."""
+        return [np.concatenate(arrays) for arrays in zip(*self.symbols)]
+
     def payload(self):
-        symbols = [np.concatenate(arrays) for arrays in zip(*self.symbols)]
+        symbols = self.tokens()
         stream, literal_lengths, distance_lengths = _pack(*symbols, _lz.REPS)
         return _PART.pack(self.size, len(literal_lengths) - _lz.LITERALS,
                           len(distance_lengths) - _lz.REPS, len(stream)) + stream

@@ -6,12 +6,13 @@ at fault (a wrapper's inner coding names itself), one of the numbers
 below, and a detail the message may show.  ``raise_problem`` turns it
 into the ``GageBPEError`` that names it.  The kernels' own problem numbers
 (``kernels.coded_sequence``, ``kernels.lz``, ``plain.tables`` for the
-mixing model, ``kernels.repeats``) are taken in at an offset each, so that
+mixing model, ``kernels.repeats``, ``kernels.sequences``) are taken in at an offset each, so that
 those kernels keep their small numbering and nothing is renumbered twice.
 """
 from ..._errors import UNDEFINED_MERGE, UNDEFINED_SYMBOL, WRONG_SIZE, GageBPEError
 from ..._jit import njit
 from ...kernels import coded_sequence as _sequence, lz as _lz, repeats as _repeats
+from ...kernels import sequences as _sequences
 from ...plain import tables as _mixing
 from .registry import name
 
@@ -45,13 +46,15 @@ _OWN = (
 _REPEATS = (None, "REPEATS block's copies are malformed",
             "REPEATS block's literals do not fill it")
 # Where each kernel family's numbers begin.
-SEQUENCE, LZ, MIXING, REPEATS = 32, 64, 96, 128
+SEQUENCE, LZ, MIXING, REPEATS, SEQUENCES = 32, 64, 96, 128, 160
 _MESSAGES = {number: text for number, text in enumerate(_OWN) if text}
 for _base, _texts in ((SEQUENCE, _sequence.PROBLEMS), (LZ, _lz.PROBLEMS),
-                      (MIXING, _mixing.PROBLEMS), (REPEATS, _REPEATS)):
+                      (MIXING, _mixing.PROBLEMS), (REPEATS, _REPEATS),
+                      (SEQUENCES, _sequences.PROBLEMS)):
     _MESSAGES.update({_base + i: text for i, text in enumerate(_texts) if text})
 assert len(_OWN) <= SEQUENCE and len(_sequence.PROBLEMS) <= LZ - SEQUENCE
 assert len(_lz.PROBLEMS) <= MIXING - LZ and _repeats.BAD_LITERALS == 2
+assert len(_sequences.PROBLEMS) <= 256 - SEQUENCES
 
 
 @njit(cache=True, nogil=True, inline="always")

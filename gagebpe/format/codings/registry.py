@@ -15,7 +15,8 @@ from ..._errors import GageBPEError
 from ..._version import __version__
 
 (END_OF_BLOCKS, STORED, PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
- REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, DICTIONARY_IDS, DICTIONARY_LZ) = range(16)
+ REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, DICTIONARY_IDS, DICTIONARY_LZ,
+ SEQUENCES) = range(17)
 GRAMMARS = (PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG)
 
 
@@ -80,6 +81,7 @@ CODINGS = {c.number: c for c in (
     Coding(LZ_PARTS, "LZ_PARTS", "lz"),
     Coding(DICTIONARY_IDS, "DICTIONARY_IDS", "dictionary_ids", dictionary=True),
     Coding(DICTIONARY_LZ, "DICTIONARY_LZ", "dictionary_lz", dictionary=True),
+    Coding(SEQUENCES, "SEQUENCES", "sequences"),
 )}
 # The most bytes of a payload's head that say its rule count: REPEATS over
 # FOLDED over a grammar coding.

@@ -1,0 +1,126 @@
+"""The SEQUENCES block coding: LZ_PARTS's parts as literals and
+sequences, put back exactly by the kernel and by the plain decoder,
+written where a level parses in segments, and malformed blocks refused."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import gagebpe
+from gagebpe.encoder import levels
+from gagebpe.format.codings import lz as _coding_lz, sequences as _coding_sequences
+from gagebpe.format.codings.registry import LZ_PARTS, SEQUENCES
+from gagebpe.kernels import sequences as _sequences
+from gagebpe.plain import sequences as plain_sequences
+from gagebpe.sample import sample
+
+from conftest import (assert_corruptions_refused, assert_truncations_refused, byte_strings,
+                      coding_of, repetitive)
+
+
+def parts(data, segment=4096):
+    return _coding_lz.parts(data, levels.PARTS._replace(segment=segment))
+
+
+def kernel_decode(payload, size):
+    """``(problem, bytes)`` of the kernel's decoding of a SEQUENCES payload."""
+    out = np.zeros(size, np.uint8)
+    problem = _sequences.decode_payload(np.frombuffer(payload, np.uint8), out)
+    return problem, out.tobytes() if problem == 0 else b""
+
+
+def records(n, width=13, seed=0):
+    """Rows that repeat the one before but for a counter: copies follow
+    copies, at repeat distances."""
+    rng = np.random.default_rng(seed)
+    rows = np.tile(rng.integers(0, 256, width, dtype=np.uint8), (n, 1))
+    rows[:, :2] = np.arange(n, dtype="<u2").view(np.uint8).reshape(n, 2)
+    return rows.tobytes()
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.one_of(byte_strings(3000), repetitive()), st.sampled_from([256, 1024, 1 << 16]))
+def test_kernel_and_plain_decoders_give_back_the_block(data, segment):
+    if not data:
+        return
+    payload = _coding_sequences.encode(parts(data, segment))
+    assert kernel_decode(payload, len(data)) == (0, data)
+    assert plain_sequences.decode(payload, len(data)) == (0, data)
+
+
+@pytest.mark.parametrize("data", [
+    b"a" * 5000,                    # one literal, then copies: no runs at all
+    bytes(range(256)) * 2,          # literals, one copy
+    np.random.default_rng(1).integers(0, 256, 3000, dtype=np.uint8).tobytes(),  # no copies
+    records(400),                   # copies after copies, repeat distances
+], ids=["run", "one-copy", "no-copies", "records"])
+def test_parts_with_empty_codes_decode(data):
+    payload = _coding_sequences.encode(parts(data))
+    assert kernel_decode(payload, len(data)) == (0, data)
+    assert plain_sequences.decode(payload, len(data)) == (0, data)
+
+
+@pytest.mark.parametrize("data", [records(3000), sample(200_000)], ids=["records", "text"])
+def test_sequences_code_as_small_as_tokens(data):
+    """Within 1% of LZ_PARTS on the same parts: the length symbol saying
+    whether a run comes first keeps copies after copies cheap (a run code
+    for every sequence made records 19% larger)."""
+    coded = parts(data, 1 << 16)
+    sequences, tokens = _coding_sequences.encode(coded), _coding_lz.payload_of(coded)
+    assert len(sequences) <= 1.01 * len(tokens)
+
+
+def copies_data():
+    """Text and records whose block level 6 codes as copies."""
+    return (sample(100_000) + records(3000)) * 2
+
+
+def test_blocks_parsed_in_segments_are_coded_as_sequences():
+    data = copies_data()
+    blob = gagebpe.compress(data, 6, block_size=len(data))
+    assert coding_of(blob) == SEQUENCES
+    assert gagebpe.decompress(blob) == data
+
+
+def test_lz_parts_stay_where_sequences_would_be_larger(monkeypatch):
+    from gagebpe.encoder import block as _block
+    monkeypatch.setattr(_block, "SEQUENCES_SLACK", -0.5)
+    data = copies_data()
+    blob = gagebpe.compress(data, 6, block_size=len(data))
+    assert coding_of(blob) == LZ_PARTS
+    assert gagebpe.decompress(blob) == data
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.data())
+def test_mutated_payloads_decode_exactly_or_are_refused(data):
+    """Whatever a mutated payload holds, the kernel gives the block, or a
+    problem; the plain decoder gives the same bytes or a problem too."""
+    source = data.draw(st.sampled_from([sample(3000), records(200), b"xy" * 700]))
+    payload = bytearray(_coding_sequences.encode(parts(source, 1024)))
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(payload) - 1))
+        payload[at] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(0, len(payload)))
+    payload = bytes(payload[:cut])
+    problem, out = kernel_decode(payload, len(source))
+    plain_problem, plain_out = plain_sequences.decode(payload, len(source))
+    if problem == 0:
+        assert plain_problem == 0 and plain_out == out
+    else:
+        assert plain_problem != 0
+
+
+def test_corrupt_sequences_streams_are_refused():
+    data = copies_data()
+    blob = gagebpe.compress(data, 6, block_size=len(data))
+    assert coding_of(blob) == SEQUENCES
+    assert_corruptions_refused(blob, 211, 0x41)
+    assert_truncations_refused(blob, 9001)
+
+
+def test_a_1_0_decoder_from_before_sequences_would_refuse_them_by_number():
+    """Section 6: the number is new, so an older decoder names it."""
+    from gagebpe.format.codings import registry
+    assert SEQUENCES == 16 and registry.name(SEQUENCES) == "SEQUENCES"
+    with pytest.raises(gagebpe.GageBPEError, match="block coding 17 is not one of"):
+        registry.check_coding(17)
