@@ -169,10 +169,13 @@ ENTROPIC_COPY = 8
 GREEDY_BELOW = 0.10
 GREEDY_COPY = 4
 # A block parsed in segments is coded SEQUENCES unless LZ_PARTS codes its
-# parts more than this share smaller: on the Canterbury files SEQUENCES
-# decodes 1.0-1.4 times as fast (1.12-1.18 in all) and codes them 0.99 to
-# 1.005 times as large (docs/notes/2026-12-05-sequences-coding.md).
-SEQUENCES_SLACK = 0.01
+# parts more than this share smaller.  SEQUENCES decodes faster (the
+# Canterbury files 1.0-1.4 times, docs/notes/2026-12-05-sequences-coding.md)
+# and codes them 0.99 to 1.001 times as large; at 0 no block is larger
+# than LZ_PARTS made it, so no level's ratio drops for the speed (a share
+# of 0.001 would take world192.txt too: 1.14 times as fast, 227 bytes
+# larger).
+SEQUENCES_SLACK = 0.0
 LZ_KEEP, LZ_ALONE = 1.08, 0.95
 ALONE_BELOW = 1 << 14
 PROBE = 0.01

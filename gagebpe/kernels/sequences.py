@@ -9,12 +9,10 @@ SEQUENCES part holds the same tokens in two sections, as zstd does:
 - its **literals**, in four bit streams of one Huffman code, decoded
   first, four independent look-ups in step;
 - its **sequences**: a copy's length, how many literals come before it
-  (the *run*), and its distance; a sequence moves a run of literals and
-  then copies, with no choice per byte.  Each code has two bit streams,
-  one for the even sequences and one for the odd (the *lanes*): the six
-  look-ups of two sequences wait on none of each other's bits.  (A code
-  read from a bit stream waits on the one before it for where it starts;
-  two lanes decode a text's sequences 1.5 times as fast as one.)
+  (the *run*), and its distance, each code in a bit stream of its own,
+  so that a sequence's three look-ups do not wait on each other for
+  where their codes start; a sequence moves a run of literals and then
+  copies, with no choice per byte.
 
 A length symbol also says whether a run comes before the copy (``2 *
 slot + 1``) or none (``2 * slot``), and the run code codes ``run - 1``:
@@ -42,11 +40,10 @@ from .unaligned import load8, store8
 from .varint import varint_at
 
 STREAMS = 4  # literal streams a part has
-LANES = 2  # bit streams of each of the sequences' codes
-# A part's bit streams: lengths, runs and distances, each in LANES, then
-# the literals in STREAMS.
-SECTIONS = 3 * LANES + STREAMS
-LENGTHS, RUNS, DISTANCES, LITERAL_STREAMS = 0, LANES, 2 * LANES, 3 * LANES
+# A part's bit streams: lengths, runs, distances, then the literals in
+# STREAMS.
+SECTIONS = 3 + STREAMS
+LENGTHS, RUNS, DISTANCES, LITERAL_STREAMS = 0, 1, 2, 3
 PROBLEMS = (None,
             "SEQUENCES block's parts are malformed or disagree with its size",
             "SEQUENCES block's code-length table is malformed",
@@ -133,11 +130,10 @@ def pack(literal_symbols, distance_symbols, length_extra, distance_extra):
     sizes = np.empty(SECTIONS, np.int64)
     pieces = []
     for c, code_lengths in enumerate((length_lengths, run_lengths, distance_lengths)):
-        for lane in range(LANES):
-            table = np.concatenate((literal_lengths, run_lengths, length_lengths,
-                                    distance_lengths)) if c + lane == 0 else np.zeros(0, np.uint8)
-            pieces.append(_stream(values[c, lane::LANES], code_lengths, table))
-            sizes[c * LANES + lane] = pieces[-1].shape[0]
+        table = np.concatenate((literal_lengths, run_lengths, length_lengths,
+                                distance_lengths)) if c == 0 else np.zeros(0, np.uint8)
+        pieces.append(_stream(values[c], code_lengths, table))
+        sizes[c] = pieces[-1].shape[0]
     literal_streams, sizes[LITERAL_STREAMS:] = _literal_streams(literals, literal_lengths)
     pieces.append(literal_streams)
     streams = np.empty(sizes.sum(), np.uint8)
@@ -425,23 +421,17 @@ def _value(entry, window, bitpos):
 @njit(cache=True, nogil=True)
 def _sequences(buffer, bounds, n_sequences, run, length, distance, literals, n_literals, out,
                pos, part_end, reps):
-    """The sequences in the lanes of the length, run and distance streams
-    between bits ``bounds`` of ``buffer``, each a run of ``literals`` and
-    a copy, then the literals left, into ``out[pos:part_end]``, which they
-    must fill; copies reach back to ``out[0]``.  ``reps`` become the
-    repeat distances after."""
+    """The sequences in the length, run and distance streams between bits
+    ``bounds`` of ``buffer``, each a run of ``literals`` and a copy, then
+    the literals left, into ``out[pos:part_end]``, which they must fill;
+    copies reach back to ``out[0]``.  ``reps`` become the repeat distances
+    after."""
     size = out.shape[0]
     length_shift = np.uint64(64 - length[-1])
     run_shift = np.uint64(64 - run[-1])
     distance_shift = np.uint64(64 - distance[-1])
-    # This sequence's lane: its bits in the length, run and distance
-    # streams, and their ends; then the other lane's.  The lanes swap
-    # after each sequence, one loop in registers for both.
     length_at, run_at, distance_at = bounds[LENGTHS], bounds[RUNS], bounds[DISTANCES]
-    length_end, run_end, distance_end = bounds[LENGTHS + 1], bounds[RUNS + 1], bounds[DISTANCES + 1]
-    other_length_at, other_run_at, other_distance_at = length_end, run_end, distance_end
-    other_length_end, other_run_end, other_distance_end = (bounds[RUNS], bounds[DISTANCES],
-                                                           bounds[LITERAL_STREAMS])
+    length_end, run_end, distance_end = bounds[RUNS], bounds[DISTANCES], bounds[LITERAL_STREAMS]
     r0, r1, r2 = np.int64(reps[0]), np.int64(reps[1]), np.int64(reps[2])
     li = 0
     for _ in range(n_sequences):
@@ -479,12 +469,6 @@ def _sequences(buffer, bounds, n_sequences, run, length, distance, literals, n_l
                 r2 = r1
             r1 = r0
             r0 = d
-        length_at, other_length_at = other_length_at, length_at
-        run_at, other_run_at = other_run_at, run_at
-        distance_at, other_distance_at = other_distance_at, distance_at
-        length_end, other_length_end = other_length_end, length_end
-        run_end, other_run_end = other_run_end, run_end
-        distance_end, other_distance_end = other_distance_end, distance_end
         if count > n_literals - li or count + copy > part_end - pos:
             return BAD_RUN
         # The run, then the copy, 16 bytes at a time where both have room
@@ -519,9 +503,6 @@ def _sequences(buffer, bounds, n_sequences, run, length, distance, literals, n_l
         return BAD_RUN
     out[pos:part_end] = literals[li:n_literals]
     if not (_ends(buffer, length_at, length_end) and _ends(buffer, run_at, run_end)
-            and _ends(buffer, distance_at, distance_end)
-            and _ends(buffer, other_length_at, other_length_end)
-            and _ends(buffer, other_run_at, other_run_end)
-            and _ends(buffer, other_distance_at, other_distance_end)):
+            and _ends(buffer, distance_at, distance_end)):
         return BAD_END
     return 0

@@ -11,8 +11,8 @@ from .lz import FIRST_REPS, LITERALS, MAX_CODE, MIN_COPY, REPS, SLOTS, _read_tab
 from .lz import slot_base, slot_extra
 from .varint import varint_at
 
-STREAMS, LANES = 4, 2
-SECTIONS = 3 * LANES + STREAMS  # lengths, runs, distances (each in LANES), literals
+STREAMS = 4
+SECTIONS = 3 + STREAMS  # lengths, runs, distances, literals
 BAD = 1  # any problem: the kernel names it
 
 
@@ -68,11 +68,11 @@ def _part(payload, at, out, size, reps):
         if code is None:
             return -1
         codes.append(code)
-    literals = _literals(streams[3 * LANES:], n_literals, codes[0])
+    literals = _literals(streams[3:], n_literals, codes[0])
     if literals is None:
         return -1
-    if not _sequences(streams[:3 * LANES], n_sequences, codes[1:], literals, out,
-                      len(out) + part, reps):
+    if not _sequences(streams[:3], n_sequences, codes[1:], literals, out, len(out) + part,
+                      reps):
         return -1
     return at
 
@@ -123,16 +123,15 @@ def _ended(reader):
 
 
 def _sequences(streams, n, codes, literals, out, end, reps):
-    """Whether ``n`` sequences from the lanes' streams (lengths, runs,
-    distances, LANES each) and the literals after them fill ``out`` up to
-    ``end``; ``reps`` become the repeat distances after."""
+    """Whether ``n`` sequences from the length, run and distance streams
+    and the literals after them fill ``out`` up to ``end``; ``reps``
+    become the repeat distances after."""
     run_code, length_code, distance_code = codes
+    length_reader, run_reader, distance_reader = streams
     used = 0
-    for k in range(n):
-        lanes = streams[k % LANES::LANES]  # this sequence's length, run and distance streams
-        if any(reader.overrun() for reader in lanes):
+    for _ in range(n):
+        if any(reader.overrun() for reader in streams):
             return False
-        length_reader, run_reader, distance_reader = lanes
         symbol = _symbol(length_reader, length_code)
         if symbol is None:
             return False

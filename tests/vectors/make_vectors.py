@@ -265,8 +265,8 @@ def sequences_faults(stream, data):
     """Malformed SEQUENCES streams: the first part's head, or the stream's
     last bit, changed (section 4.17)."""
     payload = sequences_of(data)
-    fields, at = [], 0  # the first part's head: 3 varints, 3 bytes, 10 varints
-    for k in range(3 + 3 + 10):
+    fields, at = [], 0  # the first part's head: 3 varints, 3 bytes, 7 varints
+    for k in range(3 + 3 + 7):
         end = at + 1 if k in (3, 4, 5) else varint_at(payload, at)[1]
         fields.append(payload[at:end])
         at = end

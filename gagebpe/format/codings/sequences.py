@@ -9,9 +9,11 @@ without a literal-or-copy choice per token.
 
 ``lengths`` begins with the code-length table of the literal, run,
 length and distance codes; each literal stream holds a quarter of the
-part's literals.  The parts are LZ_PARTS's (``format.codings.lz.parts``):
-the same parse, the same joins.
+part's literals.  The parts are LZ_PARTS's (``format.codings.lz.parts``),
+the same parse, joined where that codes smaller.
 """
+import numpy as np
+
 from ...kernels import sequences as _sequences
 from ...plain.varint import varint
 from ..._jit import njit
@@ -20,8 +22,23 @@ from .registry import SEQUENCES
 
 
 def encode(parts):
-    """The SEQUENCES payload of a block's ``parts`` (``format.codings.lz.parts``)."""
-    return b"".join(_payload(part.size, part.tokens()) for part in parts)
+    """The SEQUENCES payload of a block's ``parts`` (``format.codings.lz.parts``),
+    each joined to the one before where one part codes both smaller:
+    LZ_PARTS joins them by its own costs, and a SEQUENCES part's head and
+    tables cost more (kennedy.xls: 16 parts become 2, 1.3% smaller)."""
+    coded = []  # (size, tokens, payload)
+    for part in parts:
+        tokens = part.tokens()
+        payload = _payload(part.size, tokens)
+        if coded:
+            size, before, payload_before = coded[-1]
+            joined = [np.concatenate(pair) for pair in zip(before, tokens)]
+            joined_payload = _payload(size + part.size, joined)
+            if len(joined_payload) <= len(payload_before) + len(payload):
+                coded[-1] = size + part.size, joined, joined_payload
+                continue
+        coded.append((part.size, tokens, payload))
+    return b"".join(payload for _, _, payload in coded)
 
 
 def _payload(size, tokens):
