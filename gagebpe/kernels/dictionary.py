@@ -16,7 +16,7 @@ from .._jit import njit
 from .expand import PHRASE_SHIFT, copy_within, phrase_length, phrase_offset, phrase_table
 from .expand import symbol_lengths
 from .shortest_parse import MAX_DEPTH, shortest, trie
-from .unaligned import int64s_at, load8_be
+from .unaligned import copy_bytes, int64s_at, load8_be
 from .huffman import decode_table, peek_in, read, write_codes
 from .rank_merge import encode_pieces
 from .xxh64 import data_check
@@ -288,7 +288,7 @@ def padded(data):
     """``data`` with PADDING zero bytes after it, as ``decode_record`` reads
     it."""
     out = np.zeros(data.shape[0] + PADDING, np.uint8)
-    out[:data.shape[0]] = data
+    copy_bytes(out, 0, data, 0, data.shape[0])
     return out
 
 

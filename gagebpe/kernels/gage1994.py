@@ -20,7 +20,7 @@ from . import expand as _expand
 from .bits import highest_bit, lowest_bit
 from .expand import phrase, phrase_length, phrase_offset
 from .._jit import njit
-from .unaligned import load8, store8
+from .unaligned import copy_bytes, load8, store8
 
 BLOCK_SIZE = 5000
 HASH_SIZE = 4096
@@ -304,7 +304,7 @@ def _write_block(buffer, size, leftcode, rightcode, out, pos):
     out[pos] = size >> 8
     out[pos + 1] = size & 255
     pos += 2
-    out[pos:pos + size] = buffer[:size]
+    copy_bytes(out, pos, buffer, 0, size)
     return pos + size
 
 

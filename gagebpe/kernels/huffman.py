@@ -11,7 +11,7 @@ import numpy as np
 
 from .._jit import njit
 from ..plain import huffman as plain_huffman
-from .unaligned import load8_be
+from .unaligned import copy_bytes, load8_be
 
 MAX_LENGTH = 20
 FAST_BITS = 12
@@ -398,7 +398,7 @@ def streams(section, sizes, most):
     # bits are trusted.  Not np.zeros: fresh zeroed pages cost more than
     # writing the padding.
     padded = np.empty(base[m] + pad, np.uint8)
-    padded[:base[m]] = section[:base[m]]
+    copy_bytes(padded, 0, section, 0, base[m])
     padded[base[m]:] = 0
     pos = np.empty(m, np.uint64)
     for k in range(m):

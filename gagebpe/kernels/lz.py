@@ -40,7 +40,7 @@ from .._jit import njit
 from ..plain import lz as plain_lz
 from .bits import highest_bit, lowest_bit
 from .repeats import move
-from .unaligned import load4, load8, load8_be, store8
+from .unaligned import copy_bytes, load4, load8, load8_be, store8
 
 MIN_COPY = 3
 SLOTS = 52  # values below 2^26: every length and distance a block has
@@ -1040,7 +1040,7 @@ def with_padding(stream):
     """``stream`` followed by PADDING bytes of zeros, for whole-word reads."""
     n = stream.shape[0]
     out = np.empty(n + PADDING, np.uint8)
-    out[:n] = stream
+    copy_bytes(out, 0, stream, 0, n)
     out[n:] = 0
     return out
 

@@ -35,6 +35,7 @@ from ..plain.tables import (BIAS, BIT_HASH, CONTEXT_HASH, HASHED, INPUTS, LEARNI
                             MIN_MATCH, MIN_SLOT_BITS, ORDERS, PRIMED_BITS, PRIMED_COUNT,
                             PRIMED_MATCH_BITS, PRIMED_MAX_SIZE,
                             SLOT_BITS_EXTRA, TOP, WEIGHT_START)
+from .unaligned import copy_bytes
 
 match_length = jitable(tables.match_length)
 
@@ -328,7 +329,7 @@ def _after(text, size):
     """A buffer of ``size`` bytes more than the priming ``text``, which
     fills its start: the coding loops see the block after the text."""
     text_and_block = np.empty(text.shape[0] + size, np.uint8)
-    text_and_block[:text.shape[0]] = text
+    copy_bytes(text_and_block, 0, text, 0, text.shape[0])
     return text_and_block
 
 
@@ -338,7 +339,7 @@ def encode_primed(block, payload, text, state):
     model ``state`` (``primed(text)``) into ``payload``: its length, or -1
     if it would not fit."""
     text_and_block = _after(text, block.shape[0])
-    text_and_block[text.shape[0]:] = block
+    copy_bytes(text_and_block, text.shape[0], block, 0, block.shape[0])
     model, history, ptr, length = state
     return _encode(text_and_block, payload, _copied(model), 32 - PRIMED_BITS,
                    32 - PRIMED_MATCH_BITS, text.shape[0], history, ptr, length)[0]
@@ -355,5 +356,5 @@ def decode_primed(payload, block, text, state):
     model, history, ptr, length = state
     problem, end = _decode(payload, text_and_block, _copied(model), 32 - PRIMED_BITS,
                            32 - PRIMED_MATCH_BITS, text.shape[0], history, ptr, length)
-    block[:] = text_and_block[text.shape[0]:]
+    copy_bytes(block, 0, text_and_block, text.shape[0], block.shape[0])
     return problem, end

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._jit import njit
 from . import huffman as _huffman, lz as _lz
+from .unaligned import copy_bytes
 
 # The content is chosen SEGMENT bytes at a time, each the one of its stretch
 # of the samples whose distinct strings of DMER bytes the samples hold most
@@ -33,7 +34,7 @@ def content_finder(content, most):
     whose MIN_COPY bytes lie in it."""
     c = content.shape[0]
     window = np.zeros(c + most, np.uint8)
-    window[:c] = content
+    copy_bytes(window, 0, content, 0, c)
     head, chain = _lz.finder(c + most, False)
     for i in range(c - _lz.MIN_COPY + 1):
         h = _lz.chain_hash(window, i, _lz.HASH_BITS)
@@ -48,7 +49,7 @@ def _parse(window, c, record, head, chain, depth, literal_price, distance_price)
     at these prices, after the content ``window[:c]``; the finder is left
     as it was."""
     n = record.shape[0]
-    window[c:c + n] = record
+    copy_bytes(window, c, record, 0, n)
     data = window[:c + n]
     found = _lz.matches(data, c, c + n, head, chain, depth, False)
     for i in range(c + n - _lz.MIN_COPY, c - 1, -1):  # unchain the record, last first

@@ -21,7 +21,7 @@ since the previous copy), distance and length (docs/FORMAT.md, REPEATS).
 import numpy as np
 
 from .._jit import njit
-from .unaligned import load8, store8
+from .unaligned import copy_bytes, load8, store8
 from ..plain.varint import VARINT_BYTES
 from .varint import varint_at
 
@@ -99,11 +99,11 @@ def literals(data, copies):
     pos = written = 0
     for c in range(copies.shape[0]):
         gap, length = copies[c, 0], copies[c, 2]
-        out[written:written + gap] = data[pos:pos + gap]
+        copy_bytes(out, written, data, pos, gap)
         written += gap
         pos += gap + length
     rest = data.shape[0] - pos
-    out[written:written + rest] = data[pos:]
+    copy_bytes(out, written, data, pos, rest)
     return out[:written + rest]
 
 

@@ -36,7 +36,7 @@ from .lz import (FIRST_REPS, LITERALS, MAX_CODE, MIN_COPY, PADDING, REPS, SLOTS,
                  DISTANCE_FLAG, slot, slot_base, slot_extra, with_padding)
 from .bits import highest_bit
 from .repeats import move
-from .unaligned import load8, store8
+from .unaligned import copy_bytes, load8, store8
 from .varint import varint_at
 
 STREAMS = 4  # literal streams a part has
@@ -481,7 +481,7 @@ def _sequences(buffer, bounds, n_sequences, run, length, distance, literals, n_l
                 store8(out, pos + k, load8(literals, li + k))
                 k += 8
         else:
-            out[pos:pos + count] = literals[li:li + count]
+            copy_bytes(out, pos, literals, li, count)
         pos += count
         li += count
         if r0 > pos:
@@ -501,7 +501,7 @@ def _sequences(buffer, bounds, n_sequences, run, length, distance, literals, n_l
     reps[0], reps[1], reps[2] = r0, r1, r2
     if n_literals - li != part_end - pos:
         return BAD_RUN
-    out[pos:part_end] = literals[li:n_literals]
+    copy_bytes(out, pos, literals, li, n_literals - li)
     if not (_ends(buffer, length_at, length_end) and _ends(buffer, run_at, run_end)
             and _ends(buffer, distance_at, distance_end)):
         return BAD_END

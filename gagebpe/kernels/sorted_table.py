@@ -18,7 +18,7 @@ import numpy as np
 from .._jit import njit
 
 from .bits import bit_length, _put, lowest_bit
-from .unaligned import load8
+from .unaligned import copy_bytes, load8
 
 K_BITS = 6
 
@@ -199,7 +199,7 @@ def _split_key(key, limit, inverse):
 def _padded(buf):
     """``buf`` followed by _PADDING zero bytes, and its length in bits."""
     padded = np.zeros(buf.shape[0] + _PADDING, np.uint8)
-    padded[:buf.shape[0]] = buf
+    copy_bytes(padded, 0, buf, 0, buf.shape[0])
     return padded, np.int64(buf.shape[0]) * 8
 
 

@@ -2,6 +2,7 @@
 they are.
 """
 from ..._jit import njit
+from ...kernels.unaligned import copy_bytes
 from . import problems as _problems
 from .registry import STORED
 
@@ -16,7 +17,7 @@ def decode_block(payload, size, out, coding):
     (``format.codings.problems``)."""
     if payload.shape[0] != size:
         return _problems.at(coding, _problems.LENGTH)
-    out[:] = payload
+    copy_bytes(out, 0, payload, 0, size)
     return 0
 
 
