@@ -7,10 +7,11 @@ spends decoding.  ``decode`` takes the common case -- a single stream
 (docs/FORMAT.md, section 3.3) that names no dictionary, of one block in a
 coding of TAKEN -- through one call of ``_single``: the layout read by the
 container's reader (``decoder.layout``), the block by its coding's own
-decoder (``blocks.decoder_of``), the data check.  Anything else, and every
-input that fails a check, it declines: the caller then takes the general
-path, which raises the error.  So it never returns bytes the general path
-would not, and errors keep one source.
+decoder (``blocks.decoder_of``), the data check; a small output straight
+into the new bytes object it returns (``kernels.unaligned.fill``).
+Anything else, and every input that fails a check, it declines: the
+caller then takes the general path, which raises the error.  So it never
+returns bytes the general path would not, and errors keep one source.
 """
 import numpy as np
 
@@ -19,6 +20,7 @@ from .._jit import PURE_PYTHON, direct, njit
 from ..format.codings.registry import CODINGS
 from ..format.container import MAGIC, MAX_BLOCK_SIZE, SINGLE_AT
 from ..kernels import xxh64
+from ..kernels.unaligned import fill
 from ..plain.varint import varint_at
 from . import blocks, layout
 
@@ -63,7 +65,16 @@ def _single(data, out, coding, inputs):
     return xxh64.data_check(out) == data_check
 
 
+@njit(cache=True, nogil=True)
+def _single_to_bytes(data, out, coding, inputs):
+    """``_single`` from the bytes ``data`` into the new bytes object ``out``
+    (``kernels.unaligned.fill``), which the caller returns as it is: no
+    array to make and copy in Python, a twentieth of a 4 KB chunk's call."""
+    return _single(np.frombuffer(data, np.uint8), fill(out), coding, inputs)
+
+
 _kernels = {}  # coding -> (``_single`` compiled for it, its inputs)
+_to_bytes = {}  # coding -> (``_single_to_bytes`` compiled for it, its inputs)
 
 
 def _kernel(coding):
@@ -77,12 +88,21 @@ def _kernel(coding):
     return _kernels[coding]
 
 
+def _kernel_to_bytes(coding):
+    """``_single_to_bytes`` for ``coding``, as ``_kernel``."""
+    if coding not in _to_bytes:
+        inputs = _kernel(coding)[1]
+        kernel = direct(_single_to_bytes, b"", b"", types.literal(coding), inputs)
+        _to_bytes[coding] = kernel, inputs
+    return _to_bytes[coding]
+
+
 def compile_kernels():
-    """Compile every coding's kernel now (``gagebpe.precompile``), each for
-    the one signature it is called with: a stream in read-only bytes, an
-    output array."""
+    """Compile every coding's kernels now (``gagebpe.precompile``), each
+    for the one signature it is called with: a stream in bytes, and an
+    output array or a new bytes object."""
     for coding in TAKEN:
-        _kernel(coding)
+        _kernel_to_bytes(coding)
 
 
 def _declared(data):
@@ -112,6 +132,12 @@ def decode(data, limit):
     size, coding = _declared(data)
     if not 0 < size <= limit:
         return None
+    if 1 < size < _inplace_bytes.SMALL:
+        # Below SMALL a fresh bytes object costs least: zeroed, but not
+        # filled through ctypes.  Above 1 byte it is new (``fill``).
+        kernel, inputs = _to_bytes.get(coding) or _kernel_to_bytes(coding)
+        out = bytes(size)
+        return out if kernel(data, out, coding, inputs) else None
     kernel, inputs = _kernels.get(coding) or _kernel(coding)
     owner, out = _inplace_bytes.allocate(size)
     if not kernel(np.frombuffer(data, np.uint8), out, coding, inputs):
