@@ -53,6 +53,11 @@ REPS, FIRST_REPS = plain_lz.REPS, plain_lz.FIRST_REPS
 # in a table of 2^MAX_CODE entries (the Canterbury files under 64 KB code
 # no larger than with 15-bit codes).
 MAX_CODE = 11
+# The literal/length code's longest is made this short, or as near as it
+# goes, where that costs the block no bits: the decoder's table has
+# 2^(longest code) entries, and filling 2^11 of them was a tenth of
+# decoding a 4 KB block (docs/notes/2026-12-05-small-block-decoding.md).
+SHORT_CODE = plain_lz.SHORT_CODE
 # A match this long ends the search for longer ones, is extended as far
 # as it goes, and is taken whole, not tried at every shorter length: it
 # keeps parsing linear on runs and long repeats.
@@ -517,10 +522,53 @@ def code_lengths_of(literal_freq, distance_freq, nreps):
     no symbol has one."""
     literal_freq = literal_freq[:_used(literal_freq, LITERALS)]
     distance_freq = distance_freq[:_used(distance_freq, nreps)]
-    literal_lengths = _huffman.code_lengths(literal_freq, MAX_CODE)
     if distance_freq.any():
-        return literal_lengths, _huffman.code_lengths(distance_freq, MAX_CODE)
-    return literal_lengths, np.zeros(distance_freq.shape[0], np.uint8)
+        distance_lengths = _huffman.code_lengths(distance_freq, MAX_CODE)
+    else:
+        distance_lengths = np.zeros(distance_freq.shape[0], np.uint8)
+    literal_lengths = _huffman.code_lengths(literal_freq, MAX_CODE)
+    bits = _code_bits(literal_freq, literal_lengths, distance_lengths)
+    for limit in range(SHORT_CODE, literal_lengths.max()):
+        shorter = _huffman.code_lengths(literal_freq, limit)
+        if _code_bits(literal_freq, shorter, distance_lengths) <= bits:
+            return shorter, distance_lengths
+    return literal_lengths, distance_lengths
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _code_bits(literal_freq, literal_lengths, distance_lengths):
+    """The bits that the literal/length code ``literal_lengths`` costs: its
+    symbols' (of these frequencies) and the code-length table's."""
+    total = table_bits(np.concatenate((literal_lengths, distance_lengths)))
+    for s in range(literal_freq.shape[0]):
+        total += literal_freq[s] * literal_lengths[s]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def table_bits(lengths):
+    """The bits of the code-length table of ``lengths`` (``write``'s)."""
+    table, _ = table_symbols(lengths)
+    return _table_bits(table, _table_lengths(table))
+
+
+@njit(cache=True, nogil=True)
+def _table_lengths(table):
+    """The code lengths of the table symbols ``table`` (``table_symbols``'s)."""
+    table_freq = np.zeros(TABLE_SYMBOLS, np.int64)
+    for s in table:
+        table_freq[s] += 1
+    return _huffman.code_lengths(table_freq, TABLE_CODE)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _table_bits(table, table_lengths):
+    """The bits of a code-length table of these symbols in these codes:
+    the codes' lengths first, then each symbol's code and extra bits."""
+    total = np.int64(TABLE_SYMBOLS * TABLE_CODE_BITS)
+    for t in range(table.shape[0]):
+        total += np.int64(table_lengths[table[t]]) + table_extra(table[t])
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -562,14 +610,9 @@ def _start(lengths, token_bits):
     """``(out, writer state)``: a stream's bytes, room for the code-length
     table of ``lengths`` and ``token_bits`` of tokens, the table written."""
     table, table_values = table_symbols(lengths)
-    table_freq = np.zeros(TABLE_SYMBOLS, np.int64)
-    for s in table:
-        table_freq[s] += 1
-    table_lengths = _huffman.code_lengths(table_freq, TABLE_CODE)
+    table_lengths = _table_lengths(table)
     table_codes = _huffman.canonical_codes(table_lengths)
-    total = np.int64(TABLE_SYMBOLS * TABLE_CODE_BITS) + token_bits
-    for t in range(table.shape[0]):
-        total += np.int64(table_lengths[table[t]]) + table_extra(table[t])
+    total = _table_bits(table, table_lengths) + token_bits
     out = np.zeros((total + 7) // 8, np.uint8)
     acc = np.uint64(0)
     nbits = pos = 0

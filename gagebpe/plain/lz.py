@@ -22,6 +22,7 @@ SLOTS = 52
 LITERALS = 256
 REPEAT = 0
 MAX_CODE = 11
+SHORT_CODE = 9  # kernels.lz.SHORT_CODE
 NICE = 258
 HASH_BITS = 15
 HASH_MULTIPLIER = 2654435761
@@ -276,9 +277,34 @@ def code_lengths(literal_symbols, distance_symbols):
     for s in distance_symbols:
         if s >= 0:
             distance_freq[s] += 1
-    return (huffman.code_lengths(literal_freq, MAX_CODE),
-            huffman.code_lengths(distance_freq, MAX_CODE) if copies
-            else [0] * (1 + distance_slots))
+    distance_lengths = (huffman.code_lengths(distance_freq, MAX_CODE) if copies
+                        else [0] * (1 + distance_slots))
+    return literal_code(literal_freq, distance_lengths), distance_lengths
+
+
+def literal_code(literal_freq, distance_lengths):
+    """The literal/length code's lengths for symbols of these frequencies:
+    its longest code SHORT_CODE bits, or as near as it goes, where that
+    costs no bits, else MAX_CODE (``kernels.lz.code_lengths_of``)."""
+    lengths = huffman.code_lengths(literal_freq, MAX_CODE)
+    bits = _code_bits(literal_freq, lengths, distance_lengths)
+    for limit in range(SHORT_CODE, max(lengths)):
+        shorter = huffman.code_lengths(literal_freq, limit)
+        if _code_bits(literal_freq, shorter, distance_lengths) <= bits:
+            return shorter
+    return lengths
+
+
+def _code_bits(literal_freq, literal_lengths, distance_lengths):
+    """The bits of the literal/length code's symbols and the code-length table."""
+    table, _ = table_symbols(literal_lengths + distance_lengths)
+    table_freq = [0] * TABLE_SYMBOLS
+    for s in table:
+        table_freq[s] += 1
+    table_lengths = huffman.code_lengths(table_freq, TABLE_CODE)
+    return (TABLE_SYMBOLS * TABLE_CODE_BITS
+            + sum(table_lengths[s] + table_extra(s) for s in table)
+            + sum(f * n for f, n in zip(literal_freq, literal_lengths)))
 
 
 def table_symbols(lengths):

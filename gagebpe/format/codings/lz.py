@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...kernels import greedy as _greedy, huffman as _huffman, lz as _lz
+from ...kernels import greedy as _greedy, lz as _lz
 from ...plain import lz as plain_lz
 from ..._jit import njit
 from . import problems as _problems
@@ -159,16 +159,10 @@ def _coded_bits(literal_freq, distance_freq):
     as ``kernels.lz.write`` writes it) and head."""
     literal_lengths, distance_lengths = _lz.code_lengths_of(literal_freq, distance_freq,
                                                            _lz.REPS)
-    table, _ = _lz.table_symbols(np.concatenate([literal_lengths, distance_lengths]))
-    table_freq = np.bincount(table, minlength=_lz.TABLE_SYMBOLS)
-    table_lengths = _huffman.code_lengths(table_freq, _lz.TABLE_CODE)
-    return int(8 * _PART.size + _lz.TABLE_SYMBOLS * _lz.TABLE_CODE_BITS
-               + (table_freq * (table_lengths + _TABLE_EXTRA)).sum()
+    return int(8 * _PART.size
+               + _lz.table_bits(np.concatenate([literal_lengths, distance_lengths]))
                + (literal_freq[:len(literal_lengths)] * literal_lengths).sum()
                + (distance_freq[:len(distance_lengths)] * distance_lengths).sum())
-
-
-_TABLE_EXTRA = np.array([plain_lz.table_extra(s) for s in range(_lz.TABLE_SYMBOLS)])
 
 
 _PART = plain_lz.PART
