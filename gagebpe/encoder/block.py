@@ -18,7 +18,7 @@ The tries, in the order a row lists them:
   (REPEATS), the rest coded by the grammar tries of its own row;
 - ``lz``: literals and copies by the row's parse: LZ for a block parsed
   whole; for one parsed in segments, SEQUENCES, or LZ_PARTS where that
-  is more than SEQUENCES_SLACK smaller;
+  is more than the parse's ``slack`` smaller;
 - ``mixed``: a block of at most the row's ``mixed_max`` bytes coded by
   context mixing (MIXED).
 
@@ -52,7 +52,7 @@ from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, gra
 from ..kernels import incompressible as _incompressible
 from ..kernels.xxh64 import block_check
 from . import small as _small
-from .levels import ENTROPIC_COPY, GREEDY_COPY, QUICK, SAMPLE, SEQUENCES_SLACK
+from .levels import ENTROPIC_COPY, GREEDY_COPY, QUICK, SAMPLE
 
 # The small-input policy's coders (``encoder.small``), the kernels'; looked
 # up at each call, so that tests may replace one.
@@ -252,14 +252,14 @@ def try_repeats(block):
 
 def try_lz(block):
     """LZ, by the row's parse; for a parse in segments, SEQUENCES or
-    LZ_PARTS of the same parts, whichever SEQUENCES_SLACK says."""
+    LZ_PARTS of the same parts, whichever the parse's ``slack`` says."""
     parse = block.row.parse
     if not parse.segment:
         return _coding_lz.encode(block.data, parse)
     parts = _coding_lz.parts(block.data, parse)
     sequences = _coding_sequences.encode(parts)
     tokens = _coding_lz.payload_of(parts)
-    if len(sequences) <= len(tokens) * (1 + SEQUENCES_SLACK):
+    if len(sequences) <= len(tokens) * (1 + parse.slack):
         return SEQUENCES, sequences
     return LZ_PARTS, tokens
 

@@ -56,20 +56,31 @@ class Parse(NamedTuple):
     """An LZ parse (``format.codings.lz.encode``): ``passes`` parses, each
     at the prices of the codes the one before gave, over ``candidates``
     earlier positions a position (a hash chain's length); with a
-    ``segment``, LZ_PARTS, the block parsed that many bytes at a time over
-    binary trees ``candidates`` deep."""
+    ``segment``, the block parsed that many bytes at a time over binary
+    trees ``candidates`` deep, and coded SEQUENCES unless LZ_PARTS codes
+    its parts more than the share ``slack`` smaller."""
     passes: int
     candidates: int
     segment: int = 0
+    slack: float = 0.0
 
 
+# A block parsed in segments is coded SEQUENCES unless LZ_PARTS codes its
+# parts more than this share smaller (``Parse.slack``; levels 7-9: 0).  Where
+# LZ_PARTS was smaller at level 6 (world192.txt; four files of the other
+# data: sources, a source tarball, roff pages) SEQUENCES was 0.04-0.25%
+# larger and decoded 1.14-1.20 times as fast
+# (docs/notes/2026-12-05-small-block-decoding.md).
+SEQUENCES_SLACK = 0.002
 # On pieces of 2, 4 and 16 KB of the Canterbury files, the other data and
 # source code, QUICK codes 0.3-0.9% smaller than 2 passes over 16
 # candidates in 1.2 times their time at 4 KB; FULL gains 0.2-0.5% more in
 # twice the time.  Segments of 64 KiB code 0.5% smaller than of 256 KiB.
 QUICK = Parse(passes=3, candidates=32)
 FULL = Parse(passes=5, candidates=4096)
-PARTS = Parse(passes=2, candidates=48, segment=1 << 16)
+PARTS = Parse(passes=2, candidates=48, segment=1 << 16, slack=SEQUENCES_SLACK)
+# Levels 7 to 9 are made for size: SEQUENCES only where it is not larger.
+TIGHT_PARTS = PARTS._replace(slack=0.0)
 # A sample's LZ size, for the gates of a row: one parse at the first prices.
 SAMPLE = Parse(passes=1, candidates=16)
 
@@ -168,14 +179,6 @@ ENTROPIC_COPY = 8
 # 1.1% of its size smaller than by 5 or 6, the others alike.
 GREEDY_BELOW = 0.10
 GREEDY_COPY = 4
-# A block parsed in segments is coded SEQUENCES unless LZ_PARTS codes its
-# parts more than this share smaller.  SEQUENCES decodes faster (the
-# Canterbury files 1.0-1.4 times, docs/notes/2026-12-05-sequences-coding.md)
-# and codes them 0.99 to 1.001 times as large; at 0 no block is larger
-# than LZ_PARTS made it, so no level's ratio drops for the speed (a share
-# of 0.001 would take world192.txt too: 1.14 times as fast, 227 bytes
-# larger).
-SEQUENCES_SLACK = 0.0
 LZ_KEEP, LZ_ALONE = 1.08, 0.95
 ALONE_BELOW = 1 << 14
 PROBE = 0.01
@@ -218,18 +221,20 @@ LEVELS = {
                            **_ENTROPIC))),
     7: Level(1 << 23, (Row(MIXING, (4,), FULL, small=True, **_MIX, context=True, **_LONG),
                        Row(FAST, (4,), FULL, context=True, **_LONG, **_ENTROPIC),
-                       Row(FAST, (4,), PARTS, **_GATES, context=True, **_LONG, **_ENTROPIC),
-                       Row(FAST, (4,), PARTS, **_GATES, probe=PROBE, context=True, **_LONG,
+                       Row(FAST, (4,), TIGHT_PARTS, **_GATES, context=True, **_LONG, **_ENTROPIC),
+                       Row(FAST, (4,), TIGHT_PARTS, **_GATES, probe=PROBE, context=True, **_LONG,
                            **_ENTROPIC))),
     8: Level(1 << 24, (Row(MIXING, (4,), FULL, small=True, **_MIX, context=True, **_LONG),
                        Row(FAST, (4,), FULL, context=True, **_LONG, **_ENTROPIC),
-                       Row(FAST, (4,), PARTS, **_GATES, context=True, **_LONG, **_ENTROPIC),
-                       Row(FAST, (4,), PARTS, **_GATES, probe=PROBE, context=True, **_LONG,
+                       Row(FAST, (4,), TIGHT_PARTS, **_GATES, context=True, **_LONG, **_ENTROPIC),
+                       Row(FAST, (4,), TIGHT_PARTS, **_GATES, probe=PROBE, context=True, **_LONG,
                            **_ENTROPIC))),
     9: Level(1 << 25, (Row(BEST, (4, 2, 3), FULL, small=True, **_MIX, **_ALL),
                        Row(BEST_LARGE, (4, 2, 3), FULL, **_ALL, **_ENTROPIC_9),
-                       Row(BEST_LARGE, (4, 3), PARTS, lz_keep=LZ_KEEP, **_ALL, **_ENTROPIC_9),
-                       Row(BEST_LARGE, (4, 3), PARTS, lz_keep=LZ_KEEP, **_ALL, **_ENTROPIC_9))),
+                       Row(BEST_LARGE, (4, 3), TIGHT_PARTS, lz_keep=LZ_KEEP, **_ALL,
+                           **_ENTROPIC_9),
+                       Row(BEST_LARGE, (4, 3), TIGHT_PARTS, lz_keep=LZ_KEEP, **_ALL,
+                           **_ENTROPIC_9))),
 }
 
 

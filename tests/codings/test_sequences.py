@@ -82,8 +82,10 @@ def test_blocks_parsed_in_segments_are_coded_as_sequences():
 
 
 def test_lz_parts_stay_where_sequences_would_be_larger(monkeypatch):
-    from gagebpe.encoder import block as _block
-    monkeypatch.setattr(_block, "SEQUENCES_SLACK", -0.5)
+    from gagebpe.encoder import levels
+    def slack(row):  # SEQUENCES only where it is half LZ_PARTS's size
+        return row.parse._replace(slack=-0.5) if row.parse and row.parse.segment else row.parse
+    monkeypatch.setitem(levels.LEVELS, 6, levels.LEVELS[6].each_row(parse=slack))
     data = copies_data()
     blob = gagebpe.compress(data, 6, block_size=len(data))
     assert coding_of(blob) == LZ_PARTS

@@ -17,7 +17,9 @@ def parse(p):
     if p is None:
         return ""
     if p.segment:
-        return f"{p.passes} × {p.candidates}, trees, parts of {size(p.segment)}"
+        sequences = f"within {p.slack:.1%}" if p.slack else "unless larger"
+        return (f"{p.passes} × {p.candidates}, trees, parts of {size(p.segment)}, "
+                f"SEQUENCES {sequences}")
     return f"{p.passes} × {p.candidates}"
 
 
