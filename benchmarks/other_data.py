@@ -6,7 +6,8 @@ a tarball of source, and raster images (a CT slice and an elevation map,
 16-bit samples; from matplotlib's sample data, where it is installed).
 
     python benchmarks/other_data.py benchmarks/out/other
-    python benchmarks/bench.py benchmarks/out/other --levels 6,9 --peers "zlib -9,bz2 -9,xz -6,brotli -11"
+    python benchmarks/bench.py benchmarks/out/other --levels 6,9 \\
+        --peers "zlib -9,bz2 -9,xz -6,brotli -11"
 
 Each file is the concatenation, in sorted order, of what a standard place
 of a Debian-like system holds, cut at a size cap; a source that is absent
