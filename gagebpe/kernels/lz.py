@@ -527,6 +527,8 @@ def code_lengths_of(literal_freq, distance_freq, nreps):
     else:
         distance_lengths = np.zeros(distance_freq.shape[0], np.uint8)
     literal_lengths = _huffman.code_lengths(literal_freq, MAX_CODE)
+    if literal_lengths.max() <= SHORT_CODE:
+        return literal_lengths, distance_lengths
     bits = _code_bits(literal_freq, literal_lengths, distance_lengths)
     for limit in range(SHORT_CODE, literal_lengths.max()):
         shorter = _huffman.code_lengths(literal_freq, limit)
@@ -755,16 +757,9 @@ def _code_table(lengths, payloads):
     ``[0]`` (no bits) unless the code is complete or a single code of one
     bit (``huffman.is_complete``).  One pass over the lengths counts them,
     checks the code and assigns the canonical codes."""
-    # Four counts of each length, taken in turn: one count per length
-    # makes each increment wait for the last one's store, and most of a
-    # literal code's lengths are runs of zeros (415 ns against 181 for a
-    # 4 KB block's code).
-    interleaved = np.zeros(4 << 4, np.int64)
-    for i in range(lengths.shape[0]):
-        interleaved[((i & 3) << 4) + lengths[i]] += 1
-    counts = np.zeros(MAX_CODE + 1, np.int64)
-    for n in range(1, MAX_CODE + 1):
-        counts[n] = interleaved[n] + interleaved[16 + n] + interleaved[32 + n] + interleaved[48 + n]
+    # Counted four ways: most of a literal code's lengths are runs of
+    # zeros, whose increments would each wait for the last one's store.
+    counts = _huffman.length_counts(lengths)
     bits = kraft = used = 0
     for n in range(1, MAX_CODE + 1):
         if counts[n]:

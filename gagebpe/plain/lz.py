@@ -287,6 +287,8 @@ def literal_code(literal_freq, distance_lengths):
     its longest code SHORT_CODE bits, or as near as it goes, where that
     costs no bits, else MAX_CODE (``kernels.lz.code_lengths_of``)."""
     lengths = huffman.code_lengths(literal_freq, MAX_CODE)
+    if max(lengths) <= SHORT_CODE:
+        return lengths
     bits = _code_bits(literal_freq, lengths, distance_lengths)
     for limit in range(SHORT_CODE, max(lengths)):
         shorter = huffman.code_lengths(literal_freq, limit)
