@@ -1,25 +1,24 @@
-"""Small records with trained dictionaries: gagebpe against zstd.
+"""Small records with trained dictionaries: gagebpe against zstd -19, on
+every kind and record size of the record set (benchmarks/records.py).
 
     python benchmarks/dictionaries.py --results benchmarks/RESULTS.md
 
-Three kinds of records, each cut into a training half and a half to
-compress, every record of it on its own: text lines of about 200 bytes
-(bible.txt), text records of about 1 KB (world192.txt; the built-in
-sample where the corpus is missing), and JSON records (the entries of the
-machine's iso-codes tables) -- plus dpkg's log lines where the machine has
-them.  For each, in one run: gagebpe with a dictionary of ``--size``
-bytes, zstd -3 and -19 with a dictionary of the same size trained on the
-same samples (python-zstandard), and both without dictionaries: the
-ratio, µs per record to compress and to decompress (medians of
-``--rounds``), and the training time.  gagebpe decompresses through
-``decompress_many`` (all records in one call, on one thread and on two)
-and through ``decompress`` (one record per call); zstd through one
-``decompress`` call per record, on one thread; the decompressing coders
-take their rounds in turn.
-Then training on ``--train-megabytes`` of samples.
+For each kind and record size, the records in order are cut in halves:
+the first trains a dictionary of each of ``--dict-sizes`` bytes, for
+gagebpe (``train_dictionary``) and for zstd (python-zstandard's default
+trainer, ``zstandard.train_dictionary``), and the second is compressed one
+record per stream with it -- later records than the dictionary saw, as a
+store meets them.  The ratio is over the whole second half; the times
+(at ``--timed-size``, on at most ``--timed`` records, medians of
+``--rounds`` with the coders' rounds interleaved) are per record, each
+against zstd in the same run: decompressing one record per call, and all
+in one ``decompress_many`` call, against zstd's one call per record;
+compressing one record per call against zstd -19 with its dictionary
+digested once (a reused ``ZstdCompressor``); training against zstd's
+trainer.  A table per record size; the worst kind of each column is
+named under it.
 """
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -28,186 +27,145 @@ from pathlib import Path
 import gagebpe
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import CORPUS, command_line, write_marked  # noqa: E402
+from _shared import command_line, write_marked  # noqa: E402
+from records import SIZES, kinds, records  # noqa: E402
 
-ISO_CODES = Path("/usr/share/iso-codes/json")
-DPKG_LOG = Path("/var/log/dpkg.log")
-
-
-def cut(text, size):
-    """``text`` cut into records at the first line end after ``size`` bytes."""
-    records, start = [], 0
-    while start < len(text):
-        end = text.find(b"\n", start + size)
-        end = len(text) if end < 0 else end + 1
-        records.append(text[start:end])
-        start = end
-    return records
+DICT_SIZES = (16 << 10, 64 << 10, 112 << 10)
 
 
-def corpus_text(name):
-    path = CORPUS / name
-    if path.exists():
-        return path.read_bytes(), name
-    from gagebpe.sample import sample
-    return sample(2 << 20), "the built-in sample"
-
-
-def json_records():
-    records = []
-    for path in sorted(ISO_CODES.glob("*.json")):
-        for table in json.loads(path.read_text()).values():
-            if isinstance(table, list):
-                records += [json.dumps(entry, ensure_ascii=False).encode() + b"\n"
-                            for entry in table]
-    return records
-
-
-def kinds():
-    found = {}
-    text, name = corpus_text("bible.txt")
-    found[f"lines of ~200 B ({name})"] = cut(text, 150)
-    text, name = corpus_text("world192.txt")
-    found[f"records of ~1 KB ({name})"] = cut(text, 900)
-    if ISO_CODES.is_dir():
-        found["JSON records (iso-codes)"] = json_records()
-    if DPKG_LOG.exists():
-        found["log lines (dpkg.log)"] = DPKG_LOG.read_bytes().splitlines(True)
-    return found
-
-
-def per_record(fn, records, rounds):
-    """Median µs per record of ``fn(records)`` over ``rounds``."""
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn(records)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) / len(records) * 1e6
+def seconds(fn, *args):
+    start = time.perf_counter()
+    result = fn(*args)
+    return result, time.perf_counter() - start
 
 
 def interleaved(calls, rounds):
-    """``{name: [µs per record of each round]}`` of ``calls`` (name ->
-    ``(fn, items)``, timing ``fn(items)``), the rounds interleaved, so
-    that a slow spell of a shared machine falls on every coder alike."""
+    """``{name: median seconds}`` of ``calls`` (name -> no-argument
+    function), each round calling every one in turn, so that a slow spell
+    of a shared machine falls on every coder alike; and ``{name: median
+    of its time over the first call's, round by round}``."""
     times = {name: [] for name in calls}
     for _ in range(rounds):
-        for name, (fn, items) in calls.items():
-            start = time.perf_counter()
-            fn(items)
-            times[name].append((time.perf_counter() - start) / len(items) * 1e6)
-    return times
+        for name, fn in calls.items():
+            times[name].append(seconds(fn)[1])
+    first = next(iter(times))
+    return ({name: statistics.median(t) for name, t in times.items()},
+            {name: statistics.median(a / b for a, b in zip(t, times[first]))
+             for name, t in times.items()})
 
 
-def measure(train, test, size, rounds):
-    """``(rows, versus)``: a row per coder, and gagebpe's decompression
-    time over zstd -19's (medians of the rounds' ratios) in a batch, on two
-    threads and one per call."""
+def train_both(train, size):
+    """``(gagebpe's dictionary, its training s, zstd's, its training s)``;
+    zstd's is None where its trainer refuses the samples."""
+    import zstandard
+    ours, ours_s = seconds(gagebpe.train_dictionary, train, size)
+    try:
+        theirs, theirs_s = seconds(zstandard.train_dictionary, size, train)
+        theirs = zstandard.ZstdCompressionDict(theirs.as_bytes())  # its bytes, as stored
+    except zstandard.ZstdError:
+        theirs, theirs_s = None, float("nan")
+    return ours, ours_s, theirs, theirs_s
+
+
+def ratios(test, ours, theirs):
+    """Each coder's ratio on ``test``, one record per stream."""
     import zstandard
     n = sum(map(len, test))
-    start = time.perf_counter()
-    d = gagebpe.train_dictionary(train, size)
-    trained = time.perf_counter() - start
-    blobs = gagebpe.compress_many(test, dictionary=d)
-    assert gagebpe.decompress_many(blobs, dictionary=d) == test
-    start = time.perf_counter()
-    zd = zstandard.ZstdCompressionDict(zstandard.train_dictionary(size, train).as_bytes())
-    ztrained = time.perf_counter() - start
-    calls = {"batch": (lambda b: gagebpe.decompress_many(b, dictionary=d), blobs),
-             "threads": (lambda b: gagebpe.decompress_many(b, dictionary=d, threads=2), blobs),
-             "single": (lambda b: [gagebpe.decompress(x, dictionary=d) for x in b], blobs)}
-    zstd = {}
-    for level in (3, 19):
-        c = zstandard.ZstdCompressor(level=level, dict_data=zd)
-        dec = zstandard.ZstdDecompressor(dict_data=zd)
-        zb = [c.compress(r) for r in test]
-        assert [dec.decompress(b) for b in zb] == test
-        zstd[level] = c, zb
-        calls[level] = (lambda b, dec=dec: [dec.decompress(x) for x in b], zb)
-    times = interleaved(calls, rounds)
-    us = {name: statistics.median(t) for name, t in times.items()}
-    rows = [("gagebpe, dictionary", len(d), n / sum(map(len, blobs)), trained,
-             per_record(lambda r: gagebpe.compress_many(r, dictionary=d), test, rounds),
-             us["batch"], us["threads"], us["single"])]
-    for level, (c, zb) in zstd.items():
-        rows.append((f"zstd -{level}, dictionary", len(zd.as_bytes()), n / sum(map(len, zb)),
-                     ztrained, per_record(lambda r: [c.compress(x) for x in r], test, rounds),
-                     None, None, us[level]))
-    few = test[:500]  # without a dictionary gagebpe tries every coding: slow per record
-    m = sum(map(len, few))
-    c, dec = zstandard.ZstdCompressor(level=19), zstandard.ZstdDecompressor()
-    zb = [c.compress(r) for r in few]
-    rows.append(("zstd -19, none", 0, m / sum(map(len, zb)), None,
-                 per_record(lambda r: [c.compress(x) for x in r], few, rounds), None, None,
-                 per_record(lambda b: [dec.decompress(x) for x in b], zb, rounds)))
-    gb = [gagebpe.compress(r) for r in few]
-    rows.append(("gagebpe -6, none", 0, m / sum(map(len, gb)), None,
-                 per_record(lambda r: [gagebpe.compress(x) for x in r], few, 1), None, None,
-                 per_record(lambda b: [gagebpe.decompress(x) for x in b], gb, rounds)))
-    versus = {name: statistics.median(a / b for a, b in zip(times[name], times[19]))
-              for name in ("batch", "threads", "single")}
-    return rows, versus
+    blobs = gagebpe.compress_many(test, dictionary=ours)
+    assert gagebpe.decompress_many(blobs, dictionary=ours) == test
+    zc = zstandard.ZstdCompressor(level=19, dict_data=theirs)
+    return n / sum(map(len, blobs)), n / sum(len(zc.compress(r)) for r in test)
 
 
-def table(kind, records, rows, versus):
-    us = lambda v: "—" if v is None else f"{v:.2f}"  # noqa: E731
-    out = [f"**{kind}**: {len(records)} records, {sum(map(len, records)) / len(records):.0f} B "
-           "on average, the first half trains, the second is compressed", "",
-           "| coder | dictionary bytes | ratio | training s | compress µs/record "
-           "| decompress µs/record, batch | batch, 2 threads | one per call |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for name, dsize, ratio, trained, comp, batch, threaded, single in rows:
-        out.append(f"| {name} | {dsize} | {ratio:.3f} | "
-                   f"{'—' if trained is None else f'{trained:.2f}'} | {us(comp)} | {us(batch)} "
-                   f"| {us(threaded)} | {us(single)} |")
-    ours, z19 = rows[0], rows[2]
-    out += ["", f"gagebpe against zstd -19 with the same dictionary size: ratio "
-            f"{ours[2] / z19[2]:.2f}×; decompression {versus['batch']:.2f}× zstd's time per "
-            f"record in a batch ({versus['threads']:.2f}× on two threads), "
-            f"{versus['single']:.2f}× one per call (medians of the rounds' ratios, "
-            "the coders' rounds interleaved).", ""]
-    return out
+def speeds(train, test, size, rounds):
+    """gagebpe's times over zstd's, per record: decompression one per call
+    and in a batch, compression one per call, training."""
+    import zstandard
+    ours, ours_s, theirs, theirs_s = train_both(train, size)
+    zc = zstandard.ZstdCompressor(level=19, dict_data=theirs)
+    zd = zstandard.ZstdDecompressor(dict_data=theirs)
+    blobs, zblobs = gagebpe.compress_many(test, dictionary=ours), [zc.compress(r) for r in test]
+    decoded = interleaved({
+        "zstd": lambda: [zd.decompress(b) for b in zblobs],
+        "one per call": lambda: [gagebpe.decompress(b, dictionary=ours) for b in blobs],
+        "batch": lambda: gagebpe.decompress_many(blobs, dictionary=ours)}, rounds)[1]
+    few = test[:max(1, len(test) // 4)]  # gagebpe's compression is the slow part of a run
+    coded = interleaved({
+        "zstd": lambda: [zc.compress(r) for r in few],
+        "gagebpe": lambda: [gagebpe.compress(r, dictionary=ours) for r in few]}, rounds)[1]
+    return decoded["one per call"], decoded["batch"], coded["gagebpe"], ours_s / theirs_s
 
 
-def training_time(found, megabytes):
-    samples, total = [], 0
-    pool = [r for records in found.values() for r in records]
-    while total < megabytes << 20:
-        for r in pool:
-            samples.append(r)
-            total += len(r)
-            if total >= megabytes << 20:
-                break
-    start = time.perf_counter()
-    d = gagebpe.train_dictionary(samples, 112640)
-    return total, time.perf_counter() - start, d
+def measure(units, size, dict_sizes, timed_size, timed, rounds):
+    """A row of the table: the kind's records of ``size`` bytes."""
+    found = records(units, size)
+    half = len(found) // 2
+    train, test = found[:half], found[half:]
+    row = {"records": len(found)}
+    for dsize in dict_sizes:
+        ours, _, theirs, _ = train_both(train, dsize)
+        row[dsize] = (ratios(test, ours, theirs) if theirs is not None else None)
+    row["speeds"] = speeds(train, test[:timed], timed_size, rounds)
+    return row
+
+
+def table(size, rows, dict_sizes):
+    heads = [f"ratio vs zstd -19, {d >> 10} KiB" for d in dict_sizes]
+    out = [f"**Records of about {size} B** (gagebpe over zstd -19, same dictionary size; "
+           "times as gagebpe's over zstd's)", "",
+           "| kind | records | gagebpe ratio | " + " | ".join(heads)
+           + " | decode one per call | decode_many | compress one per call | training |",
+           "|---|---:|---:|" + "---:|" * (len(heads) + 4)]
+    main = dict_sizes[len(dict_sizes) // 2]
+    worst = {}
+    for kind, row in rows.items():
+        cells = []
+        for d in dict_sizes:
+            if row[d] is None:
+                cells.append("zstd refused")
+                continue
+            versus = row[d][0] / row[d][1]
+            cells.append(f"{versus:.2f}×")
+            worst.setdefault(d, (versus, kind))
+            worst[d] = min(worst[d], (versus, kind))
+        speed = [f"{s:.2f}×" for s in row["speeds"]]
+        for k, s in enumerate(row["speeds"]):
+            worst[k] = max(worst.get(k, (s, kind)), (s, kind))
+        ours = f"{row[main][0]:.3f}" if row[main] else "—"
+        out.append(f"| {kind} | {row['records']} | {ours} | " + " | ".join(cells + speed) + " |")
+    named = [f"ratio at {d >> 10} KiB {worst[d][0]:.2f}× ({worst[d][1]})"
+             for d in dict_sizes if d in worst]
+    named += [f"{what} {worst[k][0]:.2f}× ({worst[k][1]})" for k, what in enumerate(
+        ("decoding one per call", "decompress_many", "compressing", "training"))]
+    return out + ["", "Worst: " + "; ".join(named) + ".", ""]
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--size", type=int, default=65536, help="dictionary bytes")
-    p.add_argument("--rounds", type=int, default=9)
-    p.add_argument("--train-megabytes", type=int, default=10)
+    p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    p.add_argument("--dict-sizes", type=int, nargs="+", default=list(DICT_SIZES))
+    p.add_argument("--timed-size", type=int, default=64 << 10,
+                   help="the dictionary size the times are taken at")
+    p.add_argument("--timed", type=int, default=2000, help="records timed, at most")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--only", help="kinds whose name holds this")
     p.add_argument("--results", help="write the tables into this RESULTS.md")
     args = p.parse_args()
-    gagebpe.decompress_many(gagebpe.compress_many(  # kernels loaded before timing
-        [b"warm"], dictionary=gagebpe.train_dictionary([b"warm up the kernels"] * 9, 4096)),
-        dictionary=gagebpe.train_dictionary([b"warm up the kernels"] * 9, 4096))
-    found = kinds()
+    warm = gagebpe.train_dictionary([b"warm up the kernels %d" % i for i in range(50)], 4096)
+    gagebpe.decompress_many(gagebpe.compress_many([b"warm up"], dictionary=warm),
+                            dictionary=warm)
+    found = {k: v for k, v in kinds().items() if not args.only or args.only in k}
     lines = []
-    for kind, records in found.items():
-        half = len(records) // 2
-        lines += table(kind, records, *measure(records[:half], records[half:], args.size,
-                                               args.rounds))
-        print("\n".join(lines[-12:]), flush=True)
-    total, seconds, d = training_time(found, args.train_megabytes)
-    lines.append(f"Training on {total / 1e6:.1f} MB of these samples (the kinds above, "
-                 f"repeated): {seconds:.1f} s, a dictionary of {len(d)} bytes "
-                 f"({len(d.merges)} merges).")
-    text = "\n".join(lines)
-    print(lines[-1])
+    for size in args.sizes:
+        rows = {}
+        for kind, units in found.items():
+            rows[kind] = measure(units, size, args.dict_sizes, args.timed_size, args.timed,
+                                 args.rounds)
+            print(size, kind, rows[kind], flush=True)
+        lines += table(size, rows, args.dict_sizes)
+        print("\n".join(lines[-len(rows) - 6:]), flush=True)
     if args.results:
-        write_marked(Path(args.results), "dictionaries", text,
+        write_marked(Path(args.results), "dictionaries", "\n".join(lines),
                      command_line("dictionaries.py", sys.argv[1:]))
 
 
