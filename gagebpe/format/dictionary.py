@@ -18,6 +18,7 @@ differ in id wherever they differ at all.
 """
 import functools
 import struct
+import threading
 from typing import Union
 
 import numpy as np
@@ -43,6 +44,9 @@ MAX_CONTENT = 1 << 24
 LITERAL_SYMBOLS = _lz.LITERALS + _lz.SLOTS
 LZ_SYMBOLS = LITERAL_SYMBOLS + _lz.REPS + _lz.SLOTS
 MAX_MERGES = 1 << 20
+# Records of up to this many bytes are parsed with a dictionary's first
+# content finder (``Dictionary.content_finder``).
+FINDER_ROOM = 4096
 # The phrases of a dictionary's coded symbols, laid end to end, may take
 # no more: a decoder holds them all (a forged table of nested doublings
 # would otherwise ask for more memory than there is).
@@ -74,6 +78,7 @@ class Dictionary:
         self.head = np.frombuffer(_container.single_stream(None, self.id)[:-1], np.uint8)
         self.size_at = len(self.head) + 1  # where a record's size is (decoder.records)
         self._encoding: tuple | None = None
+        self._finders = threading.local()
 
     def with_content(self, content: bytes, lz_lengths: npt.ArrayLike) -> "Dictionary":
         """This dictionary with ``content`` (1 to MAX_CONTENT bytes) and its
@@ -171,8 +176,7 @@ class Dictionary:
     def encoding(self) -> tuple:
         """The tables records are coded with (built once)."""
         if self._encoding is None:
-            self._encoding = (*merge_tables(self.merges), self.merges,
-                              _huffman.canonical_codes(self.lengths).reshape(1, -1),
+            self._encoding = (_huffman.canonical_codes(self.lengths).reshape(1, -1),
                               self.lengths.reshape(1, -1),
                               *_kernels.parse_tables(self.merges, self.lengths, MAX_PHRASES))
         return self._encoding
@@ -182,6 +186,19 @@ class Dictionary:
         of DICTIONARY_LZ records (the content a uint8 array)."""
         return (np.frombuffer(self.content, np.uint8), self.lz_lengths[:LITERAL_SYMBOLS],
                 self.lz_lengths[LITERAL_SYMBOLS:])
+
+    def content_finder(self, most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``kernels.primed_lz.content_finder``'s ``(window, head, chain)``
+        of the content, for records of up to ``most`` bytes: built once per
+        thread (a record's parse chains its own positions onto it and
+        unchains them after, so a finder serves one record at a time), and
+        again only for a record longer than any before."""
+        found = getattr(self._finders, "found", None)
+        if found is None or found[0].shape[0] < len(self.content) + most:
+            from ..kernels.primed_lz import content_finder
+            most = max(most, FINDER_ROOM)
+            found = self._finders.found = content_finder(self.lz_encoding()[0], most)
+        return found
 
     @functools.cached_property
     def decoder(self) -> np.ndarray:

@@ -116,34 +116,6 @@ def tokens(data, starts, keys, vals, ranks, results, n_merges):
 
 
 @njit(cache=True, nogil=True)
-def _coded(ids, merges, lengths):
-    """``ids`` with every id that has no code replaced by its halves,
-    recursively (terminals always have codes)."""
-    out = np.empty(ids.shape[0], np.int32)
-    n = 0
-    stack = np.empty(64, np.int32)
-    for s in ids:
-        top = 0
-        stack[0] = s
-        top = 1
-        while top:
-            top -= 1
-            t = stack[top]
-            if lengths[t]:
-                if n == out.shape[0]:
-                    out = np.concatenate((out, np.empty(out.shape[0], np.int32)))
-                out[n] = t
-                n += 1
-            else:
-                if top + 2 > stack.shape[0]:
-                    stack = np.concatenate((stack, np.empty(stack.shape[0], np.int32)))
-                stack[top] = merges[t - N_BYTES, 1]
-                stack[top + 1] = merges[t - N_BYTES, 0]
-                top += 2
-    return out[:n]
-
-
-@njit(cache=True, nogil=True)
 def parse_tables(merges, lengths, cap):
     """``(sizes, edges, symbols, bits)``: every symbol's phrase
     length and the trie of the coded phrases (``shortest_parse.trie``), as
@@ -158,22 +130,19 @@ def parse_tables(merges, lengths, cap):
 
 
 @njit(cache=True, nogil=True)
-def encode_records(data, starts, keys, vals, ranks, results, merges, codes, lengths, sizes,
-                   trie_edges, trie_symbols, trie_bits):
-    """``(payloads, payload_starts, checks)``: each record's ids (the
-    shortest parse, ``shortest_parse.shortest``, seeded by ``tokens`` with
-    every merge) in the code ``codes``/``lengths`` (one row each, as
-    ``kernels.huffman.write_codes`` takes a code), byte-padded, laid end to
-    end, and each record's data check."""
-    ids, id_starts = tokens(data, starts, keys, vals, ranks, results, merges.shape[0])
+def encode_records(data, starts, codes, lengths, sizes, trie_edges, trie_symbols, trie_bits):
+    """``(payloads, payload_starts, checks)``: each record's ids (its
+    shortest parse, ``shortest_parse.shortest``) in the code
+    ``codes``/``lengths`` (one row each, as ``kernels.huffman.write_codes``
+    takes a code), byte-padded, laid end to end, and each record's data
+    check."""
     no_context = np.zeros(lengths.shape[1], np.uint8)
     n = starts.shape[0] - 1
     payload_starts = np.zeros(n + 1, np.int64)
     pieces = []
     for i in range(n):
-        coded = shortest(data[starts[i]:starts[i + 1]],
-                         _coded(ids[id_starts[i]:id_starts[i + 1]], merges, lengths[0]),
-                         sizes, lengths[0], trie_edges, trie_symbols, trie_bits)
+        coded = shortest(data[starts[i]:starts[i + 1]], sizes, lengths[0], trie_edges,
+                         trie_symbols, trie_bits)
         pieces.append(coded)
         bits = np.int64(0)
         for s in coded:

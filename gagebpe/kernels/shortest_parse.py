@@ -1,13 +1,12 @@
 """The shortest parse of a record into a dictionary's coded symbols.
 
 A DICTIONARY_IDS record may be any sequence of coded symbols whose
-phrases make its bytes: the decoder only expands them.  Merging by rank
-(as the dictionary was trained) gives one such parse; the one whose codes
-take the fewest bits is found here by a shortest path over the record's
-positions, each step a coded phrase that matches there, read off a trie
-of the phrases.  Every record's rank-merged parse is one of the paths
-tried, so no record codes longer than it did (docs/DESIGN.md,
-"Dictionaries").
+phrases make its bytes: the decoder only expands them.  The one whose
+codes take the fewest bits is found here by a shortest path over the
+record's positions, each step a coded phrase that matches there, read off
+a trie of the phrases.  Merging by rank, as the dictionary was trained,
+gives one such path, but costs three times the walk: every pair is looked
+up in a table too large for the cache (docs/DESIGN.md, "Dictionaries").
 """
 import numpy as np
 
@@ -15,8 +14,8 @@ from .._jit import njit
 
 # Phrases longer than this stay out of the trie, so that a walk from each
 # position of a block takes at most as many steps, and it stops growing at
-# MAX_NODES (a dictionary of many phrases): what is left out is still
-# reached through the rank-merged parse.
+# MAX_NODES (a dictionary of many phrases): a record is parsed into the
+# shorter phrases those are made of.
 MAX_DEPTH = 256
 MAX_NODES = 1 << 22
 _ROOT, _NONE = 0, -1
@@ -83,24 +82,15 @@ def trie(phrases, offsets, sizes, code_lengths):
 
 
 @njit(cache=True, nogil=True)
-def shortest(data, seed, sizes, code_lengths, edges, symbols, bits):
+def shortest(data, sizes, code_lengths, edges, symbols, bits):
     """The coded symbols whose phrases make ``data`` in the fewest code
-    bits, ``seed`` (a parse of it, every symbol coded) among those tried;
-    of two parses as short, the one that leaves a position by its seed's
-    symbol, or by the shorter phrase, first."""
+    bits (every byte value has a code); of two parses as short, the one
+    that leaves a position by the shorter phrase first."""
     n = data.shape[0]
     cost = np.full(n + 1, np.int64(1) << 62, np.int64)
     came_by = np.zeros(n + 1, np.int32)
     cost[0] = 0
-    next_seed, seed_at = 0, 0
     for i in range(n):
-        if next_seed < seed.shape[0] and seed_at == i:
-            s = seed[next_seed]
-            end = i + sizes[s]
-            if cost[i] + code_lengths[s] < cost[end]:
-                cost[end], came_by[end] = cost[i] + code_lengths[s], s
-            next_seed += 1
-            seed_at = end
         node = _ROOT
         for j in range(i, n):
             node = _child(edges, node, data[j])

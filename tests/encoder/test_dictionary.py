@@ -293,10 +293,12 @@ def _shortest_bits(text, code):
                 max_size=30).map(b"".join))
 def test_records_take_their_shortest_parse(dictionary, text):
     """A record's ids are the parse into coded phrases of the fewest code
-    bits, never more than its rank-merged ids."""
+    bits, never more than its rank-merged ids (its phrases being shorter
+    than the trie's MAX_DEPTH)."""
     from gagebpe.format.codings import dictionary_ids
+    from gagebpe.format.dictionary import merge_tables
     from gagebpe.kernels import dictionary as kernels
-    from gagebpe.kernels.shortest_parse import shortest
+    from gagebpe.kernels.shortest_parse import MAX_DEPTH, shortest
     merges, lengths = dictionary.merges, dictionary.lengths
     phrases = [bytes([b]) for b in range(256)]
     for left, right in merges:
@@ -307,13 +309,18 @@ def test_records_take_their_shortest_parse(dictionary, text):
             code[phrase] = int(lengths[symbol])
     tables = dictionary.encoding()
     data = np.frombuffer(text, np.uint8)
-    ids, _ = kernels.tokens(data, np.array([0, len(text)]), *tables[:4], len(merges))
-    seed = kernels._coded(ids, merges, lengths)
-    parse = shortest(data, seed, tables[7], lengths, *tables[8:])
+    parse = shortest(data, tables[2], lengths, *tables[3:])
     assert b"".join(phrases[s] for s in parse) == text
     bits = sum(int(lengths[s]) for s in parse)
-    assert bits == _shortest_bits(text, code) <= sum(int(lengths[s]) for s in seed)
+    assert bits == _shortest_bits(text, code)
     assert len(dictionary_ids.encode(text, dictionary)) == (bits + 7) // 8
+    ids, _ = kernels.tokens(data, np.array([0, len(text)]), *merge_tables(merges), len(merges))
+
+    def coded(s):  # a token without a code is written as its halves
+        return [s] if lengths[s] else coded(merges[s - 256][0]) + coded(merges[s - 256][1])
+    merged = [c for s in ids for c in coded(s)]
+    if all(len(phrases[s]) <= MAX_DEPTH for s in merged):
+        assert bits <= sum(int(lengths[s]) for s in merged)
 
 
 # -- round trips ------------------------------------------------------------------

@@ -25,7 +25,8 @@ def encode_many(records, dictionary):
         return []
     content, literal_lengths, distance_lengths = dictionary.lz_encoding()
     data, starts = joined(records)
-    window, head, chain = _primed.content_finder(content, int(np.diff(starts).max()))
+    longest = len(records[0]) if len(records) == 1 else int(np.diff(starts).max())
+    window, head, chain = dictionary.content_finder(longest)
     payloads, payload_starts = _primed.encode_records(
         data, starts, window, len(content), head, chain, DEPTH, literal_lengths,
         distance_lengths)
