@@ -1,9 +1,9 @@
 """Records: what ``compress_many`` writes with a dictionary, read without
 the general reader.  A record is a single stream (docs/FORMAT.md, section
-3) naming the dictionary, of one block coded DICTIONARY_IDS, DICTIONARY_LZ
-or LZ (the codings a record takes; docs/DESIGN.md, "Dictionaries"), its
-layout read as ``decoder.layout`` reads it, an LZ or DICTIONARY_LZ block
-by its coding's ``decode_block``, a DICTIONARY_IDS block by that coding's
+3) naming the dictionary, of one block coded DICTIONARY_IDS, DICTIONARY_LZ,
+LZ or STORED (the codings a record takes; docs/DESIGN.md, "Dictionaries"),
+its layout read as ``decoder.layout`` reads it, an LZ or DICTIONARY_LZ
+block by its coding's ``decode_block``, a DICTIONARY_IDS block by that coding's
 record kernels (``kernels.dictionary``), which read padded payloads two
 at a time.
 
@@ -14,8 +14,8 @@ dispatch (``_jit.direct``), its dictionary's tables handed over as their
 address: straight into the new bytes object it returns where its size is
 read in Python at a glance (``kernels.unaligned.fill``), else into a
 scratch buffer, so that it costs no allocation in the kernel either.  A stream
-that is not such a record, and an LZ or DICTIONARY_LZ block that fails,
-are left to the general reader, which says what is wrong.
+that is not such a record, and an LZ, DICTIONARY_LZ or STORED block that
+fails, are left to the general reader, which says what is wrong.
 """
 import threading
 
@@ -26,12 +26,12 @@ from .._errors import OVER_LIMIT, GageBPEError
 from .._jit import direct, njit
 from ..kernels import dictionary as _kernels
 from ..plain.varint import varint_at
-from ..kernels.unaligned import fill
+from ..kernels.unaligned import copy_bytes, fill
 from ..kernels.xxh64 import data_check
 from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
 from ..format.codings.dictionary_ids import joined
 from ..format.dictionary import Dictionary
-from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ
+from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ, STORED
 from .layout import one_block as _one_block
 
 # What a stream was found to be.
@@ -54,7 +54,8 @@ def _layout(data, head):
     single stream beginning ``head`` of one block of a record's coding
     (``layout.one_block``); else size -1."""
     coding, size, payload_at, data_check = _one_block(data, head)
-    if coding != DICTIONARY_IDS and coding != LZ and coding != DICTIONARY_LZ:
+    if (coding != DICTIONARY_IDS and coding != LZ and coding != DICTIONARY_LZ
+            and coding != STORED):
         return coding, -1, 0, 0
     return coding, size, payload_at, data_check
 
@@ -68,6 +69,10 @@ def _decode_block(coding, padded, first, last, out, pos, size, decoder, check):
     if coding == DICTIONARY_IDS:
         _, table, phrases = _kernels.unpacked(decoder)
         ok = _kernels.decode_record(padded, first, last, out, pos, size, table, phrases)
+    elif coding == STORED:
+        ok = last - first == size
+        if ok:
+            copy_bytes(out, pos, padded, first, size)
     elif coding == LZ:
         ok = _coding_lz.decode_block(padded[first:last], size, out[pos:pos + size], coding) == 0
     else:
@@ -81,8 +86,8 @@ def _found(coding, ok, out, pos, size, check):
     """What a block decoded into ``out[pos:pos + size]`` was found, ``ok``
     if it decoded to exactly that many bytes: DECODED where its bytes also
     pass their data ``check``; else, for a DICTIONARY_IDS block,
-    BAD_PAYLOAD or BAD_CHECK, and for an LZ or DICTIONARY_LZ block
-    NOT_A_RECORD (the general reader names its fault)."""
+    BAD_PAYLOAD or BAD_CHECK, and for another NOT_A_RECORD (the general
+    reader names its fault)."""
     if ok and data_check(out[pos:pos + size]) == check:
         return DECODED
     if coding != DICTIONARY_IDS:
@@ -177,15 +182,19 @@ def _decode_into(data, decoder, limit, scratch):
 @njit(cache=True, nogil=True)
 def _decode_to(data, decoder_address, out):
     """What the one stream ``data`` (bytes) was found: DECODED if it is a
-    DICTIONARY_IDS record of the dictionary whose ``decoder_address`` is
-    given, of ``len(out)`` bytes, decoded into ``out`` (a new bytes object,
-    ``fill``'s); BAD_PAYLOAD or BAD_CHECK if such a record fails; else
-    NOT_A_RECORD (an LZ record among them: ``_decode_into`` takes it)."""
-    head, table, phrases = _kernels.unpacked(_kernels.decoder_at(decoder_address))
+    record of the dictionary whose ``decoder_address`` is given, of
+    ``len(out)`` bytes, decoded into ``out`` (a new bytes object,
+    ``fill``'s); what ``_found`` says of one that fails; else
+    NOT_A_RECORD (``_decode_into`` takes it)."""
+    decoder = _kernels.decoder_at(decoder_address)
+    head, table, phrases = _kernels.unpacked(decoder)
     coding, size, at, check = _layout(data, head)
-    if coding != DICTIONARY_IDS or size != len(out):
+    if size != len(out):
         return NOT_A_RECORD
     payload, output = np.frombuffer(data, np.uint8), fill(out)
+    if coding != DICTIONARY_IDS:  # their kernels pad the payload themselves
+        return _decode_block(coding, payload, at, payload.shape[0], output, 0, size, decoder,
+                             check)
     ok = _kernels.decode_unpadded(payload, at, output, table, phrases)
     return _found(coding, ok, output, 0, size, check)
 
@@ -217,9 +226,9 @@ def decode_record(blob, dictionary, limit):
     check, or whose output would pass ``limit``."""
     # The common case first, in as few steps as it takes: at 70 bytes a
     # record decodes in 0.2 µs, and each step here costs 20-60 ns.  A
-    # DICTIONARY_IDS record whose size takes one or two bytes is decoded
-    # straight into the bytes returned (a bytearray and a copy of it cost
-    # 0.15 µs more); the others go through the thread's scratch buffer.
+    # record whose size takes one or two bytes is decoded straight into
+    # the bytes returned (a bytearray and a copy of it cost 0.15 µs more);
+    # the others go through the thread's scratch buffer.
     if type(blob) is bytes and type(dictionary) is Dictionary and type(limit) is int:
         at = dictionary.size_at
         try:
