@@ -434,19 +434,21 @@ def test_every_damaged_byte_of_a_record_is_refused_or_exact(dictionary):
                         pass
 
 
-def test_lz_records_are_read_in_the_batch_and_refused_when_damaged(dictionary):
+def test_lz_and_stored_records_are_read_and_refused_when_damaged(dictionary):
     """A record whose own repeats code it smaller by LZ than by the
-    dictionary, and one coded by copies from the dictionary's content,
-    decode through the record readers as the others do; damaged, they raise
-    what the general reader raises, never other bytes."""
+    dictionary, one coded by copies from the dictionary's content, and
+    one of noise, stored, decode through the record readers as the others
+    do; damaged, they raise what the general reader raises, never other
+    bytes."""
     repeats = b"".join(b"row %d: %s\n" % (i % 7, WORDS[i % 3]) for i in range(80))
     copies = next(r for r, b in zip(RECORDS, gagebpe.compress_many(RECORDS, dictionary=dictionary))
                   if coding_of(b, dictionary) == DICTIONARY_LZ)
-    records = [RECORDS[0], repeats, copies, RECORDS[1]]
+    noise = np.random.default_rng(5).bytes(300)
+    records = [RECORDS[0], repeats, copies, noise, RECORDS[1]]
     blobs = gagebpe.compress_many(records, dictionary=dictionary)
-    assert [coding_of(b, dictionary) for b in blobs][1:3] == [LZ, DICTIONARY_LZ]
+    assert [coding_of(b, dictionary) for b in blobs][1:4] == [LZ, DICTIONARY_LZ, STORED]
     assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
-    for k in (1, 2):
+    for k in (1, 2, 3):
         assert gagebpe.decompress(blobs[k], dictionary=dictionary) == records[k]
         for at in range(len(blobs[k])):
             bad = bytearray(blobs[k])
