@@ -1,6 +1,6 @@
 """Training a dictionary (docs/DESIGN.md, "Dictionaries"): the block
 engine's merges learned on the samples joined, and a code fitted to the
-tokens those merges make of each sample, as many merges as fit the size
+tokens each sample is coded in (its shortest parse), as many merges as fit the size
 asked for, smoothed as much as the later samples show the earlier ones
 need; then, in the room the merges leave, raw content chosen from the
 samples and two LZ codes for copies from it, kept where the later samples
@@ -14,7 +14,8 @@ import numpy as np
 from ..format.codings import dictionary_lz
 from ..format.codings.dictionary_ids import encode_many, joined
 from ..format.codings.lz import first_prices
-from ..format.dictionary import LITERAL_SYMBOLS, Dictionary, code_lengths, merge_tables
+from ..format.dictionary import (LITERAL_SYMBOLS, N_BYTES, Dictionary, code_lengths,
+                                 merge_tables)
 from ..kernels import (dictionary as _kernels, grammar as _grammar, huffman as _huffman,
                        lz as _lz, primed_lz as _primed)
 from .._types import BytesLike
@@ -64,13 +65,13 @@ def train_dictionary(samples: Iterable[BytesLike], size: int = DEFAULT_SIZE, *,
                                                 np.zeros(_kernels.N_BYTES, np.int64))))
     if size < smallest:
         raise ValueError(f"a dictionary takes at least {smallest} bytes")
-    data, starts = joined(records)
     most = max(0, int((size - smallest) / BYTES_PER_MERGE))
     if tokenizer is None:
-        merges = _grammar.build(b"".join(records), 2, most).merges
+        merges, counts = learned(records, most)
     else:
         merges = tokenizer_merges(tokenizer)[:most]
-    counts = _kernels.token_counts(data, starts, *merge_tables(merges), merges, len(merges))
+        counts = _kernels.token_counts(*joined(records), *merge_tables(merges), merges,
+                                       len(merges))
     trial = held_out_trial(records, most)
 
     def within(budget):  # the most of the merges a dictionary of ``budget`` bytes holds
@@ -83,6 +84,23 @@ def train_dictionary(samples: Iterable[BytesLike], size: int = DEFAULT_SIZE, *,
             n = int(n * min(SHRINK, budget / len(dictionary)))
 
     return with_content(within, trial, size)
+
+
+def learned(records, most):
+    """``(merges, counts)``: up to ``most`` merges the samples ``records``
+    teach, and how often each symbol is a token of them as records are
+    coded: in their shortest parses under a code fitted to the greedy
+    merging's own sequence (docs/DESIGN.md, "Dictionaries")."""
+    grammar = _grammar.build(b"".join(records), 2, most)
+    first = np.bincount(grammar.ids, minlength=N_BYTES + len(grammar.merges))
+    return grammar.merges, parsed_counts(records, Dictionary.from_counts(grammar.merges, first))
+
+
+def parsed_counts(records, dictionary):
+    """How often each of ``dictionary``'s symbols is in the shortest
+    parses of ``records``."""
+    _, lengths, *tables = dictionary.encoding()
+    return _kernels.parse_counts(*joined(records), lengths[0], *tables)
 
 
 class Trial(NamedTuple):
@@ -124,10 +142,8 @@ def held_out_trial(records, most):
     cut = len(window) * 3 // 4
     if len(window) < 8 or not any(window[:cut]):
         return Trial(1)
-    merges = _grammar.build(b"".join(window[:cut]), 2, most).merges
-    tables = merge_tables(merges)
-    fit, held = (_kernels.token_counts(*joined(part), *tables, merges, len(merges))
-                 for part in (window[:cut], window[cut:]))
+    merges, fit = learned(window[:cut], most)
+    held = parsed_counts(window[cut:], Dictionary.from_counts(merges, fit))
     bits = [int(held @ code_lengths(merges, fit, s)) for s in SMOOTHINGS]
     held = len(window) - cut
     return Trial(SMOOTHINGS[bits.index(min(bits))], merges, fit, records[-held:],

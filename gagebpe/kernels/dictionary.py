@@ -157,6 +157,18 @@ def encode_records(data, starts, codes, lengths, sizes, trie_edges, trie_symbols
 
 
 @njit(cache=True, nogil=True)
+def parse_counts(data, starts, lengths, sizes, trie_edges, trie_symbols, trie_bits):
+    """How often each symbol is in the records' shortest parses under the
+    code ``lengths`` (``encode_records``'s parse, without its coding)."""
+    counts = np.zeros(lengths.shape[0], np.int64)
+    for i in range(starts.shape[0] - 1):
+        for s in shortest(data[starts[i]:starts[i + 1]], sizes, lengths, trie_edges,
+                          trie_symbols, trie_bits):
+            counts[s] += 1
+    return counts
+
+
+@njit(cache=True, nogil=True)
 def decode_record(padded, first, last, out, pos, size, table, phrases):
     """Decode the payload ``padded[first:last]`` (``padded`` holding
     PADDING zero bytes past the last payload) into ``out[pos:pos + size]``;
