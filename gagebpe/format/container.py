@@ -383,6 +383,7 @@ class StreamInfo(NamedTuple):
     size: int  # original bytes
     stream_bytes: int
     merges: int  # rules over all blocks
+    dictionary_id: int | None = None  # of the dictionary the stream names
 
 
 class _AnyDictionary(dict):
@@ -426,7 +427,7 @@ def describe(fp: BinaryIO) -> list[StreamInfo]:
             unit, n = parser.parse(memoryview(data))
             data = data[n:]
         streams.append(StreamInfo("1.0", len(unit.index), sum(size for _, size in unit.index),
-                                  unit.stream_bytes, merges))
+                                  unit.stream_bytes, merges, parser.header.dictionary_id))
 
 
 def _skip(fp, n):

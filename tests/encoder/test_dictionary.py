@@ -385,6 +385,14 @@ def test_a_file_written_with_a_dictionary(tmp_path, dictionary):
         assert f.read(100) == b"".join(RECORDS)[5000:5100]
 
 
+def test_describe_names_the_dictionary_a_stream_needs(dictionary):
+    """As compression.zstd's get_frame_info: the id, without the dictionary."""
+    blob = gagebpe.compress(RECORDS[0], dictionary=dictionary)
+    big = gagebpe.compress(b"".join(RECORDS), block_size=1000, dictionary=dictionary)
+    infos = gagebpe.describe(io.BytesIO(blob + big + gagebpe.compress(RECORDS[0])))
+    assert [info.dictionary_id for info in infos] == [dictionary.id, dictionary.id, None]
+
+
 # -- errors ----------------------------------------------------------------------
 
 def test_missing_and_wrong_dictionaries_are_named(dictionary):
