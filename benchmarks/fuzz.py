@@ -5,7 +5,8 @@
 Mutates real compressed streams of every coding of format 1.0 (STORED,
 PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
 REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, SEQUENCES), multi-block streams, the conformance
-vectors (tests/vectors/) and 1994-format files: byte and bit flips,
+vectors (tests/vectors/), records of every coding a record takes with a
+dictionary, and 1994-format files: byte and bit flips,
 truncations, splices of two streams, blocks duplicated or dropped, and
 header fields set to extremes with their checks recomputed (so that the
 mutation reaches the code behind the checks).  Each gbpe case must
@@ -15,8 +16,8 @@ stream's original, alone or after this one's, since cutting two streams
 at the same place leaves one's head on the other's body; and a file of
 several streams cut where one of them ends is a valid file of the streams
 before the cut (as in gzip, xz and zstd, no format can tell).  The other
-readers (the incremental ``Decompressor`` fed in pieces, ``GageBPEFile``
-and ``describe``) must agree with the one-shot decoder; so must a 1994
+readers (the incremental ``Decompressor`` fed in pieces, ``GageBPEFile``,
+``decompress_many`` and ``describe``) must agree with the one-shot decoder; so must a 1994
 case's; and the plain path (the command line's small jobs) must give the
 same bytes or decline, never other bytes or an exception.  The 1994
 format has no checksum, so a 1994 case may also decode to other bytes
@@ -94,6 +95,7 @@ def seeds():
                            ("mixed-blocks", text[:6000], {"level": 9, "block_size": 1500}),
                            ("empty", b"", {})):
         out.append((name, "gbpe", gagebpe.compress(data, **kw), data))
+    out += records(text, noise)
     for path in sorted((ROOT / "tests" / "vectors").glob("*.gbpe")):
         expected = path.with_suffix(".out")
         if expected.is_file():  # a valid vector, with its output
@@ -101,6 +103,29 @@ def seeds():
     for name, data in (("gage1994-text", text[:20_000]), ("gage1994-noise", noise)):
         out.append((name, "gage1994", gagebpe.gage1994.compress(data), data))
     return out
+
+
+def records(text, noise):
+    """Seed streams of records (``compress_many``'s) of the vectors'
+    dictionaries, one of each coding a record takes: DICTIONARY_IDS,
+    DICTIONARY_LZ (of the dictionary with content), LZ (a record of its own
+    repeats) and STORED (noise), named ``dictionary-record-<coding>``."""
+    import gagebpe
+    from gagebpe.format.codings.registry import name
+    from gagebpe.sample import sample
+    # The lines the vectors' dictionaries were trained on the first 200 of
+    # (DICTIONARY_IDS), and lines of a longer sample (copies from content).
+    lines = [b"%d %s\n" % (i, sample(40 + i % 30)[i % 11:]) for i in range(200, 300)]
+    others = [b"%d %s\n" % (i, text[i % 11:i % 11 + 40 + i % 30]) for i in range(200, 300)]
+    repeats = b"".join(b"row %d: %s\n" % (i % 7, text[i % 5:i % 5 + 12]) for i in range(60))
+    found = {}
+    for file in ("dictionary.gbpd", "dictionary-content.gbpd"):
+        d = gagebpe.Dictionary.from_bytes((ROOT / "tests" / "vectors" / file).read_bytes())
+        for data in [noise[:400], repeats, *lines, *others]:
+            blob = gagebpe.compress_many([data], dictionary=d)[0]
+            found.setdefault(name(blob[len(d.head)]).lower().replace("_", "-"), (blob, data))
+    return [(f"dictionary-record-{coding}", "gbpe", blob, data)
+            for coding, (blob, data) in sorted(found.items())]
 
 
 def block_spans(stream):
@@ -320,6 +345,8 @@ def other_readers(fmt, blob, out):
                                                       dictionary=dictionary(fmt, b)).read()))
     if fmt == "gbpe":
         readers += (("describe", lambda b: gagebpe.describe(io.BytesIO(b))),
+                    ("batch", lambda b: b"".join(gagebpe.decompress_many(
+                        [b], dictionary=dictionary(fmt, b)))),
                     ("range", lambda b: gagebpe.read_range(b, 0, 1 << 40,
                                                            limit=gagebpe.DEFAULT_LIMIT,
                                                            dictionary=dictionary(fmt, b))))
