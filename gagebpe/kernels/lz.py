@@ -1069,14 +1069,14 @@ def tokens(padded, bitpos, end, literal, distance, out, first, pos, size, reps, 
 @njit(cache=True, nogil=True, inline='always')
 def _copy_from_content(out, first, pos, last, length, content):
     """A copy whose source begins ``last - (pos - first)`` bytes before the
-    block, in ``content``, and may run on into the block."""
-    source = content.shape[0] - (last - (pos - first))  # in content, then in out
-    for k in range(length):
-        at = source + k
-        if at < content.shape[0]:
-            out[pos + k] = content[at]
-        else:
-            out[pos + k] = out[first + at - content.shape[0]]
+    block, in ``content``, and may run on into the block: the content's
+    part by memcpy (it cannot overlap the output), the rest front to back
+    from the block's first byte."""
+    source = content.shape[0] - (last - (pos - first))
+    inside = min(length, content.shape[0] - source)
+    copy_bytes(out, pos, content, source, inside)
+    if length > inside:
+        move(out, pos + inside, first, length - inside)
 
 
 @njit(cache=True, nogil=True, inline='always')
