@@ -183,6 +183,8 @@ def mutate(rng, seed, other):
         blob = blob[:cut_a] + other[cut_b:]
         if other_fmt == fmt:
             expected = (original, other_original, original + other_original)
+        if fmt == "gbpe" and _empty(bytes(blob)):
+            expected += (b"",)  # one's head, the other's last byte: END_OF_BLOCKS
     elif kind in ("duplicate", "drop"):
         spans = block_spans(bytes(blob)) if fmt == "gbpe" else []
         if spans:
@@ -209,6 +211,17 @@ def mutate(rng, seed, other):
         elif blob:
             blob[int(rng.integers(len(blob)))] = int(rng.choice([0, 127, 128, 255]))
     return str(kind), bytes(blob), expected
+
+
+def _empty(blob):
+    """Whether ``blob`` is one well-formed stream of no bytes (a single
+    stream's head and its END_OF_BLOCKS byte), which a splice can make."""
+    import gagebpe
+    try:
+        infos = gagebpe.describe(io.BytesIO(blob))
+    except (gagebpe.GageBPEError, EOFError):
+        return False
+    return len(infos) == 1 and infos[0].size == 0
 
 
 @functools.lru_cache(maxsize=None)
