@@ -35,10 +35,7 @@ class _BlockCoder:
     (blocks of up to DICTIONARY_ALONE bytes by the dictionary or stored)."""
 
     def __init__(self, level, threads, dictionary=None):
-        # With a dictionary, no block is tried MIXED: its records decode in
-        # a microsecond or two, and a MIXED one of 1 KB in 270.
-        self.level = level if dictionary is None else level.each_row(
-            tries=lambda row: tuple(t for t in row.tries if t != "mixed"))
+        self.level = level if dictionary is None else level.with_dictionary()
         self.threads = threads
         self.dictionary = dictionary
         self._executor = None
