@@ -149,11 +149,10 @@ class Level(NamedTuple):
 
     def with_dictionary(self):
         """This level as it is tried beside a dictionary's codings: no
-        block is tried MIXED (a record decodes in a microsecond or two, a
-        MIXED one of 1 KB in 270), and a block of the first size class only
-        LZ (on the 17 kinds of benchmarks/records.py at 1 and 4 KB, no
-        record took a grammar coding; trying them cost PDB atom records
-        half their compression time)."""
+        block is tried MIXED, which decodes a hundred times slower than a
+        record, and a block of the first size class only LZ, since a record
+        that small never took a grammar coding
+        (docs/notes/2026-12-05-dictionary-records.md)."""
         first, *rest = self.rows
         return self._replace(rows=(first._replace(tries=("lz",)), *(
             row._replace(tries=tuple(t for t in row.tries if t != "mixed")) for row in rest)))

@@ -197,10 +197,8 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     block_size = _check_block_size(block_size or chosen.block_size)
     if (dictionary is not None and type(data) is bytes
             and 0 < len(data) <= min(DICTIONARY_ALONE, block_size)):
-        # A record: what compress_many gives it, without a block coder.
-        check_threads(threads)
-        record = _one(dictionary)
-        return _container.single_stream(_records([data], record)[0], record.id)
+        check_threads(threads)  # a record: what compress_many gives it
+        return _record_streams([data], _one(dictionary))[0]
     coder = _BlockCoder(chosen, check_threads(threads), _one(dictionary))
     with memoryview(data) as view, view.cast("B") as data:
         # Every block, the last one too, in one batch: threads share them all.
@@ -253,6 +251,13 @@ def _records(records, dictionary):
     return blocks
 
 
+def _record_streams(records, dictionary):
+    """The single streams of the non-empty ``records`` of at most
+    DICTIONARY_ALONE bytes, each its one block of ``_records``."""
+    return [_container.single_stream(block, dictionary.id)
+            for block in _records(records, dictionary)]
+
+
 def compress_many(records: Iterable[BytesLike], level: int | None = None, *,
                   dictionary: DictionaryLike = None) -> list[bytes]:
     """``[compress(record, level, dictionary=dictionary) for record in
@@ -265,8 +270,8 @@ def compress_many(records: Iterable[BytesLike], level: int | None = None, *,
     whole = [bytes(record) for record in records]
     small = [i for i, r in enumerate(whole) if 0 < len(r) <= DICTIONARY_ALONE]
     out: list = [None] * len(whole)
-    for i, block in zip(small, _records([whole[i] for i in small], chosen)):
-        out[i] = _container.single_stream(block, chosen.id)
+    for i, stream in zip(small, _record_streams([whole[i] for i in small], chosen)):
+        out[i] = stream
     for i, record in enumerate(whole):
         if out[i] is None:
             out[i] = compress(record, level, dictionary=chosen)

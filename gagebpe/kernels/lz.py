@@ -842,12 +842,6 @@ def _skip(window, avail, bitpos, n):
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _look(padded, bitpos, table, bits):
-    """The table entry for the code at ``bitpos``."""
-    return table[np.int64(_window(padded, bitpos)[0] >> np.uint64(64 - bits))]
-
-
-@njit(cache=True, nogil=True, inline='always')
 def _bits(padded, bitpos, n):
     """The ``n`` (at most 32) bits at ``bitpos``."""
     return _top(_window(padded, bitpos)[0], n)

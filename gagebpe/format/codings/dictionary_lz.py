@@ -4,7 +4,6 @@ back into the dictionary's content.
 
     payload = bits
 """
-import numpy as np
 
 from ..._jit import njit
 from ...kernels import dictionary as _kernels, primed_lz as _primed
@@ -25,8 +24,7 @@ def encode_many(records, dictionary):
         return []
     content, literal_lengths, distance_lengths = dictionary.lz_encoding()
     data, starts = joined(records)
-    longest = len(records[0]) if len(records) == 1 else int(np.diff(starts).max())
-    window, head, chain = dictionary.content_finder(longest)
+    window, head, chain = dictionary.content_finder(max(map(len, records)))
     payloads, payload_starts = _primed.encode_records(
         data, starts, window, len(content), head, chain, DEPTH, literal_lengths,
         distance_lengths)
