@@ -32,6 +32,7 @@ _SINGLE = MAGIC + b"\0"  # a single stream's first bytes: no dictionary
 _HEAD = np.frombuffer(_SINGLE, np.uint8)
 TAKEN = tuple(c for c in CODINGS if not CODINGS[c].dictionary)
 _TAKEN = frozenset(TAKEN)
+_SMALL = _inplace_bytes.SMALL
 
 if not PURE_PYTHON:
     from numba import types
@@ -113,7 +114,6 @@ def _declared(data):
     chunk, as cheap as it can be: it was a twentieth of decoding one.)"""
     if PURE_PYTHON or not SMALLEST <= len(data) <= LARGEST or not data.startswith(_SINGLE):
         return 0, 0
-    coding = data[SINGLE_AT]
     size = data[SINGLE_AT + 1]
     if size >= 0x80:
         high = data[SINGLE_AT + 2]
@@ -121,9 +121,10 @@ def _declared(data):
             size = size - 0x80 | high << 7
         else:
             size, _ = varint_at(data, SINGLE_AT + 1)
-    if coding not in _TAKEN or not 0 < size <= MAX_BLOCK_SIZE:
-        return 0, 0
-    return size, coding
+            if size > MAX_BLOCK_SIZE:
+                return 0, 0
+    coding = data[SINGLE_AT]
+    return (size, coding) if coding in _TAKEN else (0, 0)
 
 
 def decode(data, limit):
@@ -132,7 +133,7 @@ def decode(data, limit):
     size, coding = _declared(data)
     if not 0 < size <= limit:
         return None
-    if 1 < size < _inplace_bytes.SMALL:
+    if 1 < size < _SMALL:
         # Below SMALL a fresh bytes object costs least: zeroed, but not
         # filled through ctypes.  Above 1 byte it is new (``fill``).
         kernel, inputs = _to_bytes.get(coding) or _kernel_to_bytes(coding)

@@ -233,6 +233,12 @@ def decompress(data: BytesLike, *, threads: int = 1, format: str = "gbpe",
     ``GageBPEError`` too, before anything is decoded.  (``max_length`` is
     the old name of ``limit``.)
     """
+    # A chunk, called as most calls are, is taken before the arguments'
+    # checks, which cost a small chunk a fifth of its time.
+    plain = (type(data) is bytes and dictionary is None and limit is DEFAULT_LIMIT
+             and max_length is None and format == "gbpe")
+    if plain and (out := _fast.decode(data, PLAUSIBLE_EXPANSION * len(data))) is not None:
+        return out
     if dictionary is not None and format == "gbpe":
         # A record (compress_many's): no reader in Python at all.
         out = _DECODE_RECORD(data, dictionary, limit)
@@ -250,8 +256,10 @@ def decompress(data: BytesLike, *, threads: int = 1, format: str = "gbpe",
     dictionaries = _dictionaries(dictionary)
     if type(data) is not bytes:
         data = bytes(data)  # kernels on other threads read it as it is now
-    if (out := _fast.decode(data, min(left, PLAUSIBLE_EXPANSION * len(data)))) is not None:
-        return out
+    if not plain:
+        out = _fast.decode(data, min(left, PLAUSIBLE_EXPANSION * len(data)))
+        if out is not None:
+            return out
     with memoryview(data) as view:
         blocks, total = _layout(view, left, dictionaries)
         threads = check_threads(threads)
