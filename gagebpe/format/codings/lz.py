@@ -49,17 +49,9 @@ def _encode_small(array, max_chain, passes):
     """The smallest LZ payload of ``passes`` parses of the whole block."""
     head, chain = _lz.finder(len(array), False)
     found = _lz.matches(array, 0, len(array), head, chain, max_chain, False)
-    prices = first_prices(array, 1)
-    best = None
-    for _ in range(passes):
-        tokens = _lz.parse(array, 0, len(array), *found, _first_reps(), 1, *prices)
-        stream, literal_lengths, distance_lengths = _pack(
-            *_lz.symbols(array, 0, _first_reps(), 1, *tokens), 1)
-        payload = _head(literal_lengths, distance_lengths, 1) + stream
-        if best is None or len(payload) < len(best):
-            best = payload
-        prices = _prices(literal_lengths, distance_lengths, 1)
-    return best
+    _, stream, literal_lengths, distance_lengths, _, _ = _lz.best_pass(
+        array, 0, len(array), *found, _first_reps(), 1, *first_prices(array, 1), passes)
+    return _head(literal_lengths, distance_lengths, 1) + stream.tobytes()
 
 
 def encode_parts(data, parse, join=True):
@@ -104,17 +96,9 @@ def _segments(array, parse):
     for start in range(0, len(array), segment):
         end = min(start + segment, len(array))
         found = _lz.matches(array, start, end, head, tree, parse.candidates, True)
-        best = None
-        for _ in range(parse.passes):
-            tokens = _lz.parse(array, start, end, *found, reps, _lz.REPS, *prices)
-            after = reps.copy()
-            symbols = _lz.symbols(array, start, after, _lz.REPS, *tokens)
-            stream, literal_lengths, distance_lengths = _pack(*symbols, _lz.REPS)
-            if best is None or len(stream) < best[0]:
-                best = len(stream), symbols, after
-            prices = _prices(literal_lengths, distance_lengths, _lz.REPS)
-        yield end - start, best[1]
-        reps = best[2]
+        symbols, _, _, _, *prices = _lz.best_pass(array, start, end, *found, reps, _lz.REPS,
+                                                  *prices, parse.passes)
+        yield end - start, symbols
 
 
 class _Part(NamedTuple):
@@ -179,20 +163,6 @@ def first_prices(array, nreps):
                                               len(array))
     distance = distance[:1] + [distance[0] + 1.0] * (nreps - 1) + distance[1:]
     return np.array(literal), np.array(distance)
-
-
-def _prices(literal_lengths, distance_lengths, nreps):
-    """``(literal/length prices, distance prices)``: the bits of each
-    symbol, its code length, or one more than the longest for a symbol
-    without a code."""
-    return (_price(literal_lengths, _lz.LITERALS + _lz.SLOTS),
-            _price(distance_lengths, nreps + _lz.SLOTS))
-
-
-def _price(lengths, n):
-    price = np.full(n, float(lengths.max()) + 1.0)
-    price[:len(lengths)] = np.where(lengths > 0, lengths, price[:len(lengths)])
-    return price
 
 
 def _pack(literal_symbols, distance_symbols, length_extra, distance_extra, nreps):
