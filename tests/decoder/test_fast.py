@@ -135,6 +135,22 @@ def test_a_forged_size_allocates_nothing_past_a_block():
         assert _fast.decode(bad, BIG) is None
         with pytest.raises(gagebpe.GageBPEError):
             gagebpe.decompress(bad, limit=None)
+        with pytest.raises(gagebpe.GageBPEError):  # a plain call: tried before any check
+            gagebpe.decompress(bad)
+
+
+def test_a_plain_call_and_a_checked_one_agree():
+    """``decompress`` takes a chunk called with bytes and default
+    arguments before it checks them; any other call is checked first."""
+    data = sample(4096)
+    blob = gagebpe.compress(data)
+    assert gagebpe.decompress(blob) == data
+    assert gagebpe.decompress(bytearray(blob)) == data
+    assert gagebpe.decompress(blob, limit=len(data)) == data
+    with pytest.raises(ValueError):
+        gagebpe.decompress(blob, limit=-1)
+    with pytest.raises(ValueError):
+        gagebpe.decompress(blob, format="gzip")
 
 
 @pytest.mark.parametrize("value", [0, 127, 128, 260, 1 << 20, (1 << 28) - 1])
