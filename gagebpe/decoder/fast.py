@@ -32,7 +32,6 @@ _SINGLE = MAGIC + b"\0"  # a single stream's first bytes: no dictionary
 _HEAD = np.frombuffer(_SINGLE, np.uint8)
 TAKEN = tuple(c for c in CODINGS if not CODINGS[c].dictionary)
 _TAKEN = frozenset(TAKEN)
-_SMALL = _inplace_bytes.SMALL
 
 if not PURE_PYTHON:
     from numba import types
@@ -133,7 +132,7 @@ def decode(data, limit):
     size, coding = _declared(data)
     if not 0 < size <= limit:
         return None
-    if 1 < size < _SMALL:
+    if 1 < size < _inplace_bytes.SMALL:
         # Below SMALL a fresh bytes object costs least: zeroed, but not
         # filled through ctypes.  Above 1 byte it is new (``fill``).
         kernel, inputs = _to_bytes.get(coding) or _kernel_to_bytes(coding)
