@@ -126,3 +126,43 @@ def test_a_1_0_decoder_from_before_sequences_would_refuse_them_by_number():
     assert SEQUENCES == 16 and registry.name(SEQUENCES) == "SEQUENCES"
     with pytest.raises(gagebpe.GageBPEError, match="block coding 17 is not one of"):
         registry.check_coding(17)
+
+
+def literal_counts(payload):
+    """Each part's literal count, read from the parts' heads in Python."""
+    from gagebpe.plain.varint import varint_at
+    counts, at = [], 0
+    while at < len(payload):
+        _, at = varint_at(payload, at)  # the part's size
+        n_literals, at = varint_at(payload, at)
+        _, at = varint_at(payload, at)  # its sequences
+        at += 3  # its slot counts
+        sizes = []
+        for _ in range(_sequences.SECTIONS):
+            size, at = varint_at(payload, at)
+            sizes.append(size)
+        counts.append(n_literals)
+        at += sum(sizes)
+    return counts
+
+
+def test_literals_take_a_buffer_of_the_largest_part_not_of_the_block():
+    """The literals' buffer holds the most literals a part declares (a
+    block-sized one mapped its pages anew at every call); a part that
+    declares more than its buffer holds is refused, not written past it."""
+    data = copies_data()
+    payload = _coding_sequences.encode(parts(data, 1 << 16))
+    counts = literal_counts(payload)
+    array = np.frombuffer(payload, np.uint8)
+    assert len(counts) > 1 and max(counts) < len(data) // 4
+    assert _sequences._most_literals(array, len(data)) == max(counts)
+    assert _sequences._most_literals(array, 10) == 10  # never more than the block
+    buffer = _sequences.with_padding(array)
+    out = np.zeros(len(data), np.uint8)
+    reps = np.array(_sequences.FIRST_REPS, np.int64)
+    small = np.empty(counts[0] + _sequences.PADDING - 1, np.uint8)
+    problem, _, _ = _sequences._part(array, buffer, 0, out, 0, reps, small)
+    assert problem == _sequences.BAD_PART
+    enough = np.empty(counts[0] + _sequences.PADDING, np.uint8)
+    problem, _, _ = _sequences._part(array, buffer, 0, out, 0, reps, enough)
+    assert problem == 0
