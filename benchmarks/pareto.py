@@ -230,7 +230,8 @@ def corpus_section(directory, args):
     title = title_of(directory)
     size = sum(len(d) for d in corpus.values())
     print(f"{title}: {len(corpus)} files, {size:,} bytes", file=sys.stderr)
-    codecs = {**gagebpe_levels(LEVELS), **peer_settings(args.peers.split(","))}
+    levels = [int(level) for level in args.levels.split(",")]
+    codecs = {**gagebpe_levels(levels), **peer_settings(args.peers.split(","))}
     rows = run(corpus, codecs, args.rounds, 3 * args.rounds)
     points = {n: totals({f: r + (0, 0) for f, r in per_file.items()})[:3]
               for n, per_file in rows.items()}
@@ -239,7 +240,7 @@ def corpus_section(directory, args):
     ours = {int(n.split("-")[1]): p for n, p in points.items() if n.startswith("gagebpe")}
     peers = {n: p for n, p in points.items() if not n.startswith("gagebpe")}
     merged = {}
-    for level in LEVELS:
+    for level in levels:
         merged[level], by_coding = shares(corpus, level)
         print(f"  -{level}: " + ", ".join(f"{c} {s:.0%}" for c, s in by_coding.items()),
               file=sys.stderr)
@@ -263,6 +264,8 @@ def main(argv=None):
                         "the Canterbury corpus, else the built-in sample)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="compression rounds; decompression has three times as many")
+    parser.add_argument("--levels", default=",".join(map(str, LEVELS)),
+                        help="gagebpe levels, comma-separated (default: all)")
     parser.add_argument("--peers", default="zstd,xz,brotli,bz2,zlib",
                         help="comma-separated families")
     parser.add_argument("--results", type=Path, help="write each corpus's tables into this "
