@@ -196,13 +196,19 @@ def lz_tries(data, row, tries):
     """``tries`` for block ``data`` after its ``row``'s gates on a sample:
     ``lz`` is kept where the sample codes as LZ to at most ``lz_keep``
     times its grammar's estimate, and alone where that is at most
-    ``lz_alone`` times and the block has no filter's lag."""
+    ``lz_alone`` times and the block has neither a filter's lag nor
+    numbers in lanes (``kernels.incompressible.lane_gain``): the sample
+    prices LZ dearer than the block, whose long repeats it misses, but
+    arrays of numbers have few such repeats, and a grammar codes them
+    smaller where the sample says the two are close."""
     if "lz" not in tries or not row.lz_keep:
         return tries
     ratio = lz_sample_ratio(data, row.counts[0])
     if ratio > row.lz_keep:
         return tuple(name for name in tries if name != "lz")
-    if ratio <= row.lz_alone and not _filters.best_lag(data):
+    if (ratio <= row.lz_alone and not _filters.best_lag(data)
+            and _incompressible.lane_gain(np.frombuffer(data, np.uint8))
+            <= _incompressible.LANE_GAIN):
         return ("lz",)
     return tries
 

@@ -205,6 +205,12 @@ def test_blocks_are_coded_as_lz_where_smaller():
     assert _block.lz_tries(pieces(300_000), row6, row6.tries) == ("lz",)
     assert _block.lz_tries(pieces(300_000), row9, row9.tries) == row9.tries
     assert "lz" not in _block.lz_tries(sample(300_000), row6, row6.tries)
+    # arrays of numbers, whose samples miss few long repeats, keep their
+    # grammar however close the sample says the two are
+    floats = np.random.default_rng(5).normal(size=40_000).astype("<f8").tobytes()
+    lenient = row6._replace(lz_keep=10.0, lz_alone=10.0)
+    assert _block.lz_tries(floats, lenient, row6.tries) == row6.tries
+    assert _block.lz_tries(pieces(300_000), lenient, row6.tries) == ("lz",)
     for level in (6, 9):
         blob = gagebpe.compress(pieces(300_000), level)
         assert coding_of(blob) == SEQUENCES and gagebpe.decompress(blob) == pieces(300_000)
