@@ -254,17 +254,28 @@ def decode_payload(payload, out):
 
 
 @njit(cache=True, nogil=True)
+def _head(payload, at):
+    """The head of the part at ``payload[at:]``: ``(its size, literal and
+    sequence counts; where its three slot counts lie; its SECTIONS stream
+    sizes; where its streams begin)``, a count or size -1 where cut short
+    or not in its shortest form."""
+    counts, at = _varints(payload, at, 3)
+    sizes, streams_at = _varints(payload, at + 3, SECTIONS)
+    return counts, at, sizes, streams_at
+
+
+@njit(cache=True, nogil=True)
 def _most_literals(payload, size):
     """The most literals a part of ``payload`` declares (at most ``size``),
-    as far as its heads can be read.  A buffer for a whole block's
-    literals would be as large as its output, and on a shared heap each
-    page of so large a buffer is mapped anew at every call (a 4 MiB
-    block: about a thousand page faults, a fifth of its decoding)."""
+    as far as its heads can be read.  Each part reuses the literals'
+    buffer from its start, so this is all it needs; one as large as the
+    block (4 MiB) cost that much memory, and decoding one file again and
+    again mapped its pages anew at every call (stdlib.py: 896 page faults,
+    a third of the call; docs/notes/2026-12-06-gates-and-buffers.md)."""
     n = payload.shape[0]
     most = at = 0
     while at < n:
-        counts, at = _varints(payload, at, 3)
-        sizes, at = _varints(payload, at + 3, SECTIONS)
+        counts, _, sizes, at = _head(payload, at)
         if counts.min() < 0 or sizes.min() < 0 or sizes.max() > n:
             break
         most = max(most, min(counts[1], size))
@@ -277,11 +288,11 @@ def _part(payload, buffer, at, out, pos, reps, literals):
     """The part at ``payload[at:]`` decoded into ``out[pos:]``: ``(0 or a
     problem, where the next part begins, where its bytes end)``."""
     n, size = payload.shape[0], out.shape[0]
-    counts, at = _varints(payload, at, 3)  # its size, literals, sequences
-    if at + 3 > n:
+    counts, slots_at, sizes, at = _head(payload, at)
+    if slots_at + 3 > n:
         return BAD_PART, at, pos
-    run_slots, length_symbols, distance_slots = payload[at], payload[at + 1], payload[at + 2]
-    sizes, at = _varints(payload, at + 3, SECTIONS)
+    run_slots = payload[slots_at]
+    length_symbols, distance_slots = payload[slots_at + 1], payload[slots_at + 2]
     part, n_literals, n_sequences = counts[0], counts[1], counts[2]
     if (counts.min() < 0 or sizes.min() < 0 or part == 0 or part > size - pos
             or n_literals + MIN_COPY * n_sequences > part
