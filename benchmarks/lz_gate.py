@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from gagebpe.encoder import block, levels
-from gagebpe.kernels import incompressible
+from gagebpe.kernels import filters, incompressible
 
 HERE = Path(__file__).resolve().parent
 DEFAULTS = (HERE / "out" / "other", HERE.parents[1] / "shared" / "corpus" / "canterbury",
@@ -64,7 +64,7 @@ def main(argv=None):
         grammar, grammar_s = tried_alone(data, level, "grammar")
         lz, lz_s = tried_alone(data, level, "lz")
         lanes = incompressible.lane_gain(np.frombuffer(data, np.uint8))
-        print(f"| {path.name} | {ratio:.3f} | {block._filters.best_lag(data)} | {lanes:.3f} "
+        print(f"| {path.name} | {ratio:.3f} | {filters.best_lag(data)} | {lanes:.3f} "
               f"| {', '.join(tries)} | {grammar:,} | {grammar_s:.2f} | {lz:,} | {lz_s:.2f} "
               f"| {lz / grammar:.3f} |", flush=True)
 
