@@ -197,7 +197,7 @@ def lz_tries(data, row, tries):
     ``lz`` is kept where the sample codes as LZ to at most ``lz_keep``
     times its grammar's estimate, and alone where that is at most
     ``lz_alone`` times and the block has neither a filter's lag nor
-    numbers in lanes (``kernels.incompressible.lane_gain``): the sample
+    numbers (``kernels.incompressible.holds_numbers``): the sample
     prices LZ dearer than the block, whose long repeats it misses, but
     arrays of numbers have few such repeats, and a grammar codes them
     smaller where the sample says the two are close."""
@@ -207,8 +207,7 @@ def lz_tries(data, row, tries):
     if ratio > row.lz_keep:
         return tuple(name for name in tries if name != "lz")
     if (ratio <= row.lz_alone and not _filters.best_lag(data)
-            and _incompressible.lane_gain(np.frombuffer(data, np.uint8))
-            <= _incompressible.LANE_GAIN):
+            and not _incompressible.holds_numbers(np.frombuffer(data, np.uint8))):
         return ("lz",)
     return tries
 

@@ -96,6 +96,12 @@ def lane_gain(data):
     return (_bits(counts.sum(axis=0)) - lanes) / (8.0 * data.shape[0])
 
 
+def holds_numbers(data):
+    """Whether block ``data`` (a uint8 array, not empty) holds numbers:
+    its bytes gain at least LANE_GAIN by lanes."""
+    return lane_gain(data) >= LANE_GAIN
+
+
 def gains(data, share, slight=0.0):
     """What block ``data`` (a uint8 array, not empty) could save at least
     ``share`` of its size by: FREQUENCIES (and maybe repeats too), or
@@ -104,7 +110,7 @@ def gains(data, share, slight=0.0):
     pass after the first runs only where the one before leaves it open."""
     saving = order0_saving(data)
     if saving >= share:
-        if saving >= slight or lane_gain(data) >= LANE_GAIN:
+        if saving >= slight or holds_numbers(data):
             return FREQUENCIES
         return SLIGHTLY
     return REPEATS if repeated_share(data) >= share else NOTHING
