@@ -121,11 +121,17 @@ def _exercise():
     # above, but may from anyone's data or older files
     from .decoder import fast as _fast
     _fast.compile_kernels()
-    # JSON-like records share long strings that content copies best
-    # (DICTIONARY_LZ); these lines, tokens (DICTIONARY_IDS)
+    # JSON-like records share more long strings (200 paths) than a 4 KB
+    # dictionary's merges hold, which content copies best (DICTIONARY_LZ);
+    # these lines, tokens (DICTIONARY_IDS)
     names = (b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta")
-    records = [b'{"id": %d, "name": "%s", "tags": ["%s", "%s"]}\n' % (
-        i, names[i % 8], names[i * 3 % 8], names[(i * 5 + 1) % 8]) for i in range(900)]
+
+    def path(k):
+        steps = ((1, 0), (3, 1), (5, 2), (7, 3), (k % 5 + 1, 4))
+        return b"/" + b"/".join(names[(k * p + q) % 8] for p, q in steps) + b".%d" % (k % 97)
+
+    records = [b'{"id": %d, "name": "%s", "path": "%s", "from": "%s"}\n' % (
+        i, names[i % 8], path(i * 37 % 200), path(i * 11 % 200)) for i in range(900)]
     d = gagebpe.train_dictionary(records[:600], 4096)
     blobs = gagebpe.compress_many(records[600:], dictionary=d)
     written |= {coding for blob in blobs for coding in _codings(blob, d)}

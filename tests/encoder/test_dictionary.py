@@ -18,9 +18,16 @@ from tests.conftest import byte_strings, payload_spans
 WORDS = [b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta"]
 
 
+def path(k):
+    """One of 200 paths of five words: more long strings than the merges
+    of a 4 KB dictionary hold, so that its content copies some of them."""
+    steps = ((1, 0), (3, 1), (5, 2), (7, 3), (k % 5 + 1, 4))
+    return b"/" + b"/".join(WORDS[(k * p + q) % 8] for p, q in steps) + b".%d" % (k % 97)
+
+
 def record(i):
-    return b'{"id": %d, "name": "%s", "tags": ["%s", "%s"]}\n' % (
-        i, WORDS[i % 8], WORDS[(i * 3) % 8], WORDS[(i * 5 + 1) % 8])
+    return b'{"id": %d, "name": "%s", "path": "%s", "from": "%s"}\n' % (
+        i, WORDS[i % 8], path(i * 37 % 200), path(i * 11 % 200))
 
 
 SAMPLES = [record(i) for i in range(600)]
@@ -448,7 +455,7 @@ def test_lz_and_stored_records_are_read_and_refused_when_damaged(dictionary):
     one of noise, stored, decode through the record readers as the others
     do; damaged, they raise what the general reader raises, never other
     bytes."""
-    repeats = b"".join(b"row %d: %s\n" % (i % 7, WORDS[i % 3]) for i in range(80))
+    repeats = b"".join(b"%d\t%s\t%d\n" % (i % 7, WORDS[i % 3], i % 5) for i in range(80))
     copies = next(r for r, b in zip(RECORDS, gagebpe.compress_many(RECORDS, dictionary=dictionary))
                   if coding_of(b, dictionary) == DICTIONARY_LZ)
     noise = np.random.default_rng(5).bytes(300)
