@@ -8,6 +8,12 @@ a tarball of source, and raster images (a CT slice and an elevation map,
     python benchmarks/other_data.py benchmarks/out/other
     python benchmarks/bench.py benchmarks/out/other --levels 6,9 \\
         --peers "zlib -9,bz2 -9,xz -6,brotli -11"
+    python benchmarks/other_data.py --large benchmarks/out/large
+
+With ``--large``, two whole files of LARGE bytes instead, whose repeats lie
+farther apart than a level 6 block (``benchmarks/long_range.py``): a
+tarball of the Python standard library's sources and the shared libraries
+of /usr/lib concatenated.
 
 Each file is the concatenation, in sorted order, of what a standard place
 of a Debian-like system holds, cut at a size cap; a source that is absent
@@ -25,6 +31,7 @@ import tempfile
 from pathlib import Path
 
 CAP = 4 << 20
+LARGE = 24 << 20
 
 
 def concatenation(paths, cap=CAP, opener=Path.read_bytes):
@@ -134,12 +141,23 @@ def sources():
     }
 
 
+def large_sources():
+    """name -> bytes of each whole file of ``--large``."""
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    return {
+        "stdlib-src.tar": source_tarball(stdlib, LARGE),
+        "usr-lib.so": concatenation(Path("/usr/lib/x86_64-linux-gnu").glob("*.so*"), LARGE,
+                                    opener=executable),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path)
+    parser.add_argument("--large", action="store_true", help="write the large files instead")
     args = parser.parse_args()
     args.directory.mkdir(parents=True, exist_ok=True)
-    for name, data in sources().items():
+    for name, data in (large_sources() if args.large else sources()).items():
         if not data:
             print(f"{name}: not found on this machine, skipped", file=sys.stderr)
             continue
