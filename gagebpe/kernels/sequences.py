@@ -70,6 +70,13 @@ _LITERAL_PAYLOADS = np.arange(LITERALS, dtype=np.int64)
 _RUN_PAYLOADS = _payloads(1, 0)
 _LENGTH_PAYLOADS = _payloads(MIN_COPY, 1)
 LENGTH_SYMBOLS = 2 * SLOTS
+# The longest run, length and distance code an encoder writes (the format
+# allows MAX_CODE): the sequences' three tables of 2^11 entries of 8 bytes
+# took 48 KB, more than a 32 KB L1 cache, and 6,144 entries to fill a
+# part.  With 10 bits, the other data's parts decode 3% faster (kernel
+# alone) for 0.02% more bytes; 9 bits, 4% for 0.09%
+# (docs/notes/2026-12-06-trial-gap-and-tables.md).
+SEQUENCE_CODE = 10
 
 
 # -- encoding -------------------------------------------------------------------
@@ -111,10 +118,10 @@ def pack(literal_symbols, distance_symbols, length_extra, distance_extra):
         distance_freq[distance_symbols[t]] += 1
         k += 1
         run = 0
-    literal_lengths = _lengths(literal_freq, LITERALS, n_literals)
-    run_lengths = _lengths(run_freq, 0, run_freq.sum())
-    length_lengths = _lengths(length_freq, 0, n)
-    distance_lengths = _lengths(distance_freq, REPS, n)
+    literal_lengths = _lengths(literal_freq, LITERALS, n_literals, MAX_CODE)
+    run_lengths = _lengths(run_freq, 0, run_freq.sum(), SEQUENCE_CODE)
+    length_lengths = _lengths(length_freq, 0, n, SEQUENCE_CODE)
+    distance_lengths = _lengths(distance_freq, REPS, n, SEQUENCE_CODE)
     # Each sequence's three values as (symbol, extra value, extra bits);
     # a symbol of -1 (a sequence without a run) writes nothing.
     values = np.empty((3, n, 3), np.int64)
@@ -174,10 +181,11 @@ def _stream(values, lengths, table):
 
 
 @njit(cache=True, nogil=True)
-def _lengths(freq, least, count):
-    """Code lengths for ``count`` symbols of these frequencies, over the
-    symbols up to the largest used (``least`` at least, and two, as a code
-    has two codes at least), none past ``least`` where ``count`` is 0.
+def _lengths(freq, least, count, most):
+    """Code lengths, none longer than ``most``, for ``count`` symbols of
+    these frequencies, over the symbols up to the largest used (``least``
+    at least, and two, as a code has two codes at least), none past
+    ``least`` where ``count`` is 0.
 
     A decoder fills a table of 2^(longest code) entries for each code:
     for a small part, filling four tables of 2,048 took as long as
@@ -192,7 +200,7 @@ def _lengths(freq, least, count):
     for f in freq:
         used += f > 0
     longest = max(highest_bit(max(count, 1)), highest_bit(max(used - 1, 1)) + 1)
-    return _huffman.code_lengths(freq, min(MAX_CODE, longest))
+    return _huffman.code_lengths(freq, min(most, longest))
 
 
 @njit(cache=True, nogil=True)
