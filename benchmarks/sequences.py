@@ -2,6 +2,7 @@
 
     python benchmarks/sequences.py [FILES...] [--rounds 9]
     python benchmarks/sequences.py --chunk 4096 [--rounds 9]
+    python benchmarks/sequences.py FILES... --longest 11,10,9 [--rounds 25]
 
 Each file (the Canterbury corpus's where none are named and it is
 present, else the built-in sample), up to 4 MiB as one block, is parsed
@@ -11,8 +12,10 @@ kernel (``decode_block``, no container), medians of rounds, with zstd -19
 decoding its own stream of the file in the same run.  With ``--chunk``,
 chunks of the Canterbury text files (as ``chunk_stages.py`` cuts them)
 are coded whole as level 6 codes a small block's copies (LZ) and as
-SEQUENCES of one part, microseconds per chunk.  The last line gives the
-totals.
+SEQUENCES of one part, microseconds per chunk.  With ``--longest``, each
+file's parts are coded SEQUENCES with each limit on the run, length and
+distance codes (bits; the first is the base) and decoded by the kernel,
+the limits' rounds interleaved.  The last line gives the totals.
 """
 import argparse
 import time
@@ -79,6 +82,30 @@ def whole_files(paths, rounds):
           f"| {t_tokens / t_seqs:.2f}× | {size / t_zstd / 1e6:.0f} |")
 
 
+def longest_codes(paths, limits, rounds):
+    print("| file | " + " | ".join(f"{n} bits: bytes | speed" for n in limits) + " |")
+    print("|---|" + "---:|---:|" * len(limits))
+    sizes, seconds = np.zeros(len(limits)), np.zeros(len(limits))
+    for path in paths:
+        data = Path(path).read_bytes()[:LARGEST]
+        parts = lz.parts(data, PARTS)
+        payloads = [sequences.encode(parts, n) for n in limits]
+        runs = [decoder(SEQUENCES, p, len(data))[0] for p in payloads]
+        times = [[] for _ in limits]
+        for _ in range(rounds):
+            for run, kept in zip(runs, times):
+                start = time.perf_counter()
+                run()
+                kept.append(time.perf_counter() - start)
+        medians = np.array([np.median(t) for t in times])
+        sizes += [len(p) for p in payloads]
+        seconds += medians
+        print(f"| {Path(path).name} | " + " | ".join(
+            f"{len(p):,} | {medians[0] / m:.3f}×" for p, m in zip(payloads, medians)) + " |")
+    print("| total | " + " | ".join(
+        f"{n:,.0f} | {seconds[0] / s:.3f}×" for n, s in zip(sizes, seconds)) + " |")
+
+
 def chunked(size, rounds):
     import zstandard
     from chunk_stages import chunks
@@ -106,12 +133,15 @@ def main():
     parser.add_argument("files", nargs="*")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--chunk", type=int, help="chunks of this many bytes instead")
+    parser.add_argument("--longest", help="limits of the sequence codes to compare, e.g. 11,10")
     args = parser.parse_args()
     if args.chunk:
         return chunked(args.chunk, args.rounds)
     paths = args.files or (sorted(p for p in CANTERBURY.iterdir() if p.suffix != ".md"
                                   and p.name != "SHA256SUMS")
                            if CANTERBURY.is_dir() else [sample(1 << 20)])
+    if args.longest:
+        return longest_codes(paths, [int(n) for n in args.longest.split(",")], args.rounds)
     whole_files(paths, args.rounds)
 
 

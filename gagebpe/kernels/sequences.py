@@ -73,21 +73,22 @@ LENGTH_SYMBOLS = 2 * SLOTS
 # The longest run, length and distance code an encoder writes (the format
 # allows MAX_CODE): the sequences' three tables of 2^11 entries of 8 bytes
 # took 48 KB, more than a 32 KB L1 cache, and 6,144 entries to fill a
-# part.  With 10 bits, the other data's parts decode 3% faster (kernel
+# part.  With 10 bits, the other data's parts decode 2% faster (kernel
 # alone) for 0.02% more bytes; 9 bits, 4% for 0.09%
-# (docs/notes/2026-12-06-trial-gap-and-tables.md).
+# (benchmarks/sequences.py --longest, docs/notes/2026-12-06-trial-gap-and-tables.md).
 SEQUENCE_CODE = 10
 
 
 # -- encoding -------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def pack(literal_symbols, distance_symbols, length_extra, distance_extra):
+def pack(literal_symbols, distance_symbols, length_extra, distance_extra, longest):
     """A part from its tokens (``kernels.lz.symbols`` with REPS repeat
-    distances): ``(streams, their SECTIONS sizes, literal count, sequence
-    count, run slots, length symbols, distance slots)``, the streams one
-    after another: the code-length table and the lengths, the runs, the
-    distances, the literals in STREAMS."""
+    distances), its run, length and distance codes at most ``longest``
+    bits (SEQUENCE_CODE): ``(streams, their SECTIONS sizes, literal count,
+    sequence count, run slots, length symbols, distance slots)``, the
+    streams one after another: the code-length table and the lengths, the
+    runs, the distances, the literals in STREAMS."""
     count = literal_symbols.shape[0]
     n_literals = 0
     for t in range(count):
@@ -119,9 +120,9 @@ def pack(literal_symbols, distance_symbols, length_extra, distance_extra):
         k += 1
         run = 0
     literal_lengths = _lengths(literal_freq, LITERALS, n_literals, MAX_CODE)
-    run_lengths = _lengths(run_freq, 0, run_freq.sum(), SEQUENCE_CODE)
-    length_lengths = _lengths(length_freq, 0, n, SEQUENCE_CODE)
-    distance_lengths = _lengths(distance_freq, REPS, n, SEQUENCE_CODE)
+    run_lengths = _lengths(run_freq, 0, run_freq.sum(), longest)
+    length_lengths = _lengths(length_freq, 0, n, longest)
+    distance_lengths = _lengths(distance_freq, REPS, n, longest)
     # Each sequence's three values as (symbol, extra value, extra bits);
     # a symbol of -1 (a sequence without a run) writes nothing.
     values = np.empty((3, n, 3), np.int64)

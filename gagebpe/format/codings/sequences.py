@@ -21,19 +21,21 @@ from . import problems as _problems
 from .registry import SEQUENCES
 
 
-def encode(parts):
+def encode(parts, longest=_sequences.SEQUENCE_CODE):
     """The SEQUENCES payload of a block's ``parts`` (``format.codings.lz.parts``),
     each joined to the one before where one part codes both smaller:
     LZ_PARTS joins them by its own costs, and a SEQUENCES part's head and
-    tables cost more (kennedy.xls: 16 parts become 2, 1.3% smaller)."""
+    tables cost more (kennedy.xls: 16 parts become 2, 1.3% smaller).
+    ``longest``: the longest run, length and distance code (a benchmark
+    tries others)."""
     coded = []  # (size, tokens, payload)
     for part in parts:
         tokens = part.tokens()
-        payload = _payload(part.size, tokens)
+        payload = _payload(part.size, tokens, longest)
         if coded:
             size, before, payload_before = coded[-1]
             joined = [np.concatenate(pair) for pair in zip(before, tokens)]
-            joined_payload = _payload(size + part.size, joined)
+            joined_payload = _payload(size + part.size, joined, longest)
             if len(joined_payload) <= len(payload_before) + len(payload):
                 coded[-1] = size + part.size, joined, joined_payload
                 continue
@@ -41,10 +43,10 @@ def encode(parts):
     return b"".join(payload for _, _, payload in coded)
 
 
-def _payload(size, tokens):
+def _payload(size, tokens, longest):
     """A part of ``size`` bytes whose tokens have these symbols."""
     (streams, sizes, n_literals, n_sequences, run_slots, length_symbols,
-     distance_slots) = _sequences.pack(*tokens)
+     distance_slots) = _sequences.pack(*tokens, longest)
     head = (varint(size) + varint(n_literals) + varint(n_sequences)
             + bytes([run_slots, length_symbols, distance_slots])
             + b"".join(varint(int(s)) for s in sizes))
