@@ -166,3 +166,33 @@ def test_literals_take_a_buffer_of_the_largest_part_not_of_the_block():
     enough = np.empty(counts[0] + _sequences.PADDING, np.uint8)
     problem, _, _ = _sequences._part(array, buffer, 0, out, 0, reps, enough)
     assert problem == 0
+
+
+def sequence_code_lengths(payload):
+    """Each part's run, length and distance code lengths, as its head and
+    code-length table give them."""
+    array = np.frombuffer(payload, np.uint8)
+    buffer = _sequences.with_padding(array)
+    found, at = [], 0
+    while at < len(array):
+        counts, slots_at, sizes, streams_at = _sequences._head(array, at)
+        run_slots, length_symbols, distance_slots = map(int, array[slots_at:slots_at + 3])
+        lengths = np.empty(_sequences.LITERALS + run_slots + length_symbols + _sequences.REPS
+                           + distance_slots, np.uint8)
+        problem, _ = _sequences._read_table(buffer, np.uint64(8 * streams_at),
+                                            np.uint64(8 * (streams_at + sizes[0])), lengths)
+        assert problem == 0
+        found.append(lengths[_sequences.LITERALS:])
+        at = streams_at + int(sizes.sum())
+    return found
+
+
+def test_sequence_codes_keep_to_their_longest():
+    """Runs, lengths and distances are coded in at most SEQUENCE_CODE bits,
+    so that their three tables fit a core's L1 cache; the limit binds
+    (these parts would take longer codes without it)."""
+    coded = parts(copies_data(), 1 << 16)
+    kept = sequence_code_lengths(_coding_sequences.encode(coded))
+    assert max(int(lengths.max()) for lengths in kept) == _sequences.SEQUENCE_CODE
+    free = sequence_code_lengths(_coding_sequences.encode(coded, _sequences.MAX_CODE))
+    assert max(int(lengths.max()) for lengths in free) > _sequences.SEQUENCE_CODE
