@@ -12,17 +12,11 @@ round; compression medians of ``--rounds``, decompression of 5 rounds.
 Each line gives the ratio, and each speed, also as a share of zstd's.
 """
 import argparse
-import statistics
-import time
 from pathlib import Path
 
+from _shared import median, timed
+
 import gagebpe
-
-
-def timed(fn):
-    start = time.perf_counter()
-    result = fn()
-    return result, time.perf_counter() - start
 
 
 def compare(data, level, block_sizes, rounds):
@@ -45,8 +39,8 @@ def compare(data, level, block_sizes, rounds):
             if back != data:
                 raise SystemExit(f"{name} decoded other bytes")
             times[name][1].append(seconds)
-    return {name: (len(blobs[name]), statistics.median(times[name][0]),
-                   statistics.median(times[name][1])) for name in coders}
+    return {name: (len(blobs[name]), median(times[name][0]), median(times[name][1]))
+            for name in coders}
 
 
 def main():
