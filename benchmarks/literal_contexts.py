@@ -22,8 +22,8 @@ import numpy as np
 
 from gagebpe.encoder.levels import PARTS
 from gagebpe.format.codings import lz, sequences
+from gagebpe.kernels.sequences import STREAMS
 
-STREAMS = 4
 LARGEST = 4 << 20
 
 

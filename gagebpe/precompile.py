@@ -51,6 +51,24 @@ def _codings(blob, dictionary=None):
     return found
 
 
+_NAMES = (b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta")
+
+
+def _path(k):
+    """One of 200 paths of five words: more long strings than the merges
+    of a 4 KB dictionary hold, so that its content copies some of them."""
+    steps = ((1, 0), (3, 1), (5, 2), (7, 3), (k % 5 + 1, 4))
+    return b"/" + b"/".join(_NAMES[(k * p + q) % 8] for p, q in steps) + b".%d" % (k % 97)
+
+
+def json_record(i):
+    """The ``i``-th of a run of JSON-like records whose dictionary trains
+    content and codes records both ways (the dictionary tests take them
+    too)."""
+    return b'{"id": %d, "name": "%s", "path": "%s", "from": "%s"}\n' % (
+        i, _NAMES[i % 8], _path(i * 37 % 200), _path(i * 11 % 200))
+
+
 def _exercise():
     """Run every code path that has kernels of its own; the codings the
     inputs were written in."""
@@ -121,17 +139,9 @@ def _exercise():
     # above, but may from anyone's data or older files
     from .decoder import fast as _fast
     _fast.compile_kernels()
-    # JSON-like records share more long strings (200 paths) than a 4 KB
-    # dictionary's merges hold, which content copies best (DICTIONARY_LZ);
-    # these lines, tokens (DICTIONARY_IDS)
-    names = (b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta")
-
-    def path(k):
-        steps = ((1, 0), (3, 1), (5, 2), (7, 3), (k % 5 + 1, 4))
-        return b"/" + b"/".join(names[(k * p + q) % 8] for p, q in steps) + b".%d" % (k % 97)
-
-    records = [b'{"id": %d, "name": "%s", "path": "%s", "from": "%s"}\n' % (
-        i, names[i % 8], path(i * 37 % 200), path(i * 11 % 200)) for i in range(900)]
+    # JSON-like records, which content copies best (DICTIONARY_LZ); these
+    # lines, tokens (DICTIONARY_IDS)
+    records = [json_record(i) for i in range(900)]
     d = gagebpe.train_dictionary(records[:600], 4096)
     blobs = gagebpe.compress_many(records[600:], dictionary=d)
     written |= {coding for blob in blobs for coding in _codings(blob, d)}

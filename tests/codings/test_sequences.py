@@ -128,22 +128,29 @@ def test_a_1_0_decoder_from_before_sequences_would_refuse_them_by_number():
         registry.check_coding(17)
 
 
-def literal_counts(payload):
-    """Each part's literal count, read from the parts' heads in Python."""
+def part_heads(payload):
+    """Each part's literal count, slot counts (runs, length symbols,
+    distances), SECTIONS stream sizes and where its streams begin, read
+    from the parts' heads in Python."""
     from gagebpe.plain.varint import varint_at
-    counts, at = [], 0
+    heads, at = [], 0
     while at < len(payload):
         _, at = varint_at(payload, at)  # the part's size
         n_literals, at = varint_at(payload, at)
         _, at = varint_at(payload, at)  # its sequences
-        at += 3  # its slot counts
+        slots, at = tuple(payload[at:at + 3]), at + 3
         sizes = []
         for _ in range(_sequences.SECTIONS):
             size, at = varint_at(payload, at)
             sizes.append(size)
-        counts.append(n_literals)
+        heads.append((n_literals, slots, sizes, at))
         at += sum(sizes)
-    return counts
+    return heads
+
+
+def literal_counts(payload):
+    """Each part's literal count, read from the parts' heads in Python."""
+    return [n_literals for n_literals, _, _, _ in part_heads(payload)]
 
 
 def test_literals_take_a_buffer_of_the_largest_part_not_of_the_block():
@@ -171,19 +178,14 @@ def test_literals_take_a_buffer_of_the_largest_part_not_of_the_block():
 def sequence_code_lengths(payload):
     """Each part's run, length and distance code lengths, as its head and
     code-length table give them."""
-    array = np.frombuffer(payload, np.uint8)
-    buffer = _sequences.with_padding(array)
-    found, at = [], 0
-    while at < len(array):
-        counts, slots_at, sizes, streams_at = _sequences._head(array, at)
-        run_slots, length_symbols, distance_slots = map(int, array[slots_at:slots_at + 3])
-        lengths = np.empty(_sequences.LITERALS + run_slots + length_symbols + _sequences.REPS
-                           + distance_slots, np.uint8)
+    buffer = _sequences.with_padding(np.frombuffer(payload, np.uint8))
+    found = []
+    for _, slots, sizes, streams_at in part_heads(payload):
+        lengths = np.empty(_sequences.LITERALS + _sequences.REPS + sum(slots), np.uint8)
         problem, _ = _sequences._read_table(buffer, np.uint64(8 * streams_at),
                                             np.uint64(8 * (streams_at + sizes[0])), lengths)
         assert problem == 0
         found.append(lengths[_sequences.LITERALS:])
-        at = streams_at + int(sizes.sum())
     return found
 
 

@@ -13,25 +13,14 @@ import gagebpe
 from gagebpe.format import container as _container
 from gagebpe.format import dictionary as _dictionary
 from gagebpe.format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ, STORED
+from gagebpe.precompile import json_record
 from tests.conftest import byte_strings, payload_spans
 
 WORDS = [b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta"]
 
 
-def path(k):
-    """One of 200 paths of five words: more long strings than the merges
-    of a 4 KB dictionary hold, so that its content copies some of them."""
-    steps = ((1, 0), (3, 1), (5, 2), (7, 3), (k % 5 + 1, 4))
-    return b"/" + b"/".join(WORDS[(k * p + q) % 8] for p, q in steps) + b".%d" % (k % 97)
-
-
-def record(i):
-    return b'{"id": %d, "name": "%s", "path": "%s", "from": "%s"}\n' % (
-        i, WORDS[i % 8], path(i * 37 % 200), path(i * 11 % 200))
-
-
-SAMPLES = [record(i) for i in range(600)]
-RECORDS = [record(i) for i in range(600, 900)]
+SAMPLES = [json_record(i) for i in range(600)]
+RECORDS = [json_record(i) for i in range(600, 900)]
 
 
 @pytest.fixture(scope="module")
@@ -274,8 +263,8 @@ def test_the_smoothing_follows_how_the_later_samples_drift():
     log of later dates) choose a flatter code than samples that repeat
     themselves; a smoothing below 1/2 would leave symbols without codes."""
     from gagebpe.encoder.dictionary import held_out_smoothing
-    steady = [record(i % 50) for i in range(400)]
-    drifting = [record(i) for i in range(300)] + [b"%d;%s;%d\n" % (i * 7919, WORDS[i % 8], i)
+    steady = [json_record(i % 50) for i in range(400)]
+    drifting = [json_record(i) for i in range(300)] + [b"%d;%s;%d\n" % (i * 7919, WORDS[i % 8], i)
                                                   for i in range(100)]
     assert held_out_smoothing(steady, 2000) < held_out_smoothing(drifting, 2000)
     assert held_out_smoothing(steady[:7], 2000) == 1
@@ -529,7 +518,7 @@ def test_a_record_of_any_size_and_any_limit(dictionary, monkeypatch):
 
 
 def test_batches_decode_alike_on_threads(dictionary):
-    records = [record(i) for i in range(900, 9000)] + [bytes(range(200)), b""]
+    records = [json_record(i) for i in range(900, 9000)] + [bytes(range(200)), b""]
     blobs = gagebpe.compress_many(records, dictionary=dictionary)
     assert sum(map(len, records)) > 4 * (1 << 16)  # enough for four threads
     for threads in (0, 2, 4):
