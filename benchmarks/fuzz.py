@@ -108,20 +108,23 @@ def seeds():
 def records(text, noise):
     """Seed streams of records (``compress_many``'s) of the vectors'
     dictionaries, one of each coding a record takes: DICTIONARY_IDS,
-    DICTIONARY_LZ (of the dictionary with content), LZ (a record of its own
-    repeats) and STORED (noise), named ``dictionary-record-<coding>``."""
+    DICTIONARY_LZ or DICTIONARY_IDS_LZ (of the dictionary with content), LZ
+    (a record of its own repeats) and STORED (noise), named
+    ``dictionary-record-<coding>``."""
     import gagebpe
     from gagebpe.format.codings.registry import name
     from gagebpe.sample import sample
     # The lines the vectors' dictionaries were trained on the first 200 of
-    # (DICTIONARY_IDS), and lines of a longer sample (copies from content).
+    # (DICTIONARY_IDS), lines of a longer sample (copies from content), and
+    # the two kinds in one record (DICTIONARY_IDS_LZ).
     lines = [b"%d %s\n" % (i, sample(40 + i % 30)[i % 11:]) for i in range(200, 300)]
     others = [b"%d %s\n" % (i, text[i % 11:i % 11 + 40 + i % 30]) for i in range(200, 300)]
     repeats = b"".join(b"row %d: %s\n" % (i % 7, text[i % 5:i % 5 + 12]) for i in range(60))
     found = {}
     for file in ("dictionary.gbpd", "dictionary-content.gbpd"):
         d = gagebpe.Dictionary.from_bytes((ROOT / "tests" / "vectors" / file).read_bytes())
-        for data in [noise[:400], repeats, *lines, *others]:
+        both = [lines[i] + others[i] + lines[i + 1] for i in range(0, 40, 4)]
+        for data in [noise[:400], repeats, *lines, *others, *both]:
             blob = gagebpe.compress_many([data], dictionary=d)[0]
             found.setdefault(name(blob[len(d.head)]).lower().replace("_", "-"), (blob, data))
     return [(f"dictionary-record-{coding}", "gbpe", blob, data)

@@ -2,8 +2,8 @@
 the most frequent pair, count = non-overlapping occurrences, left to right;
 ties to the smallest pair, while it occurs at least ``min_count`` times),
 the word-level and byte-level trainers, and decoders of Gage's 1994 format
-and of LZ, LZ_PARTS, MIXED and MIXED_PRIMED payloads written from their
-descriptions in docs/FORMAT.md."""
+and of LZ, LZ_PARTS, MIXED, MIXED_PRIMED and DICTIONARY_IDS_LZ payloads
+written from their descriptions in docs/FORMAT.md."""
 import struct
 
 
@@ -255,72 +255,37 @@ def _lz_tokens(stream, length_slots, distance_slots, nreps, reps, out, size):
     """Append the tokens of one LZ bit stream to ``out`` until it holds
     ``size`` bytes; ``reps`` (the repeat distances, latest first) change
     as the text says."""
-    bits = "".join(f"{byte:08b}" for byte in stream)
-    pos = 0
-
-    def take(n):
-        nonlocal pos
-        pos += n
-        if pos > len(bits):
-            raise ValueError("stream ends inside a token")
-        return int(bits[pos - n:pos] or "0", 2)
-
-    def slot_value(s):
-        if s < 4:
-            return s
-        e = s // 2 - 1
-        return ((2 + s % 2) << e) + take(e)
-
-    def canonical(lengths):
-        """{(length, code): symbol} of the canonical code of ``lengths``."""
-        codes, code = {}, 0
-        for n in range(1, max(lengths) + 1):
-            for symbol, length in enumerate(lengths):
-                if length == n:
-                    codes[(n, code)] = symbol
-                    code += 1
-            code <<= 1
-        return codes
-
-    def read(codes):
-        n = code = 0
-        while (n, code) not in codes:
-            if n > 20:
-                raise ValueError("no such code")
-            code = code << 1 | take(1)
-            n += 1
-        return codes[(n, code)]
-
-    table = canonical([take(3) for _ in range(15)])
+    bits = _Bits(stream)
+    table = _canonical([bits.take(3) for _ in range(15)])
     lengths = []
     while len(lengths) < 256 + length_slots + nreps + distance_slots:
-        s = read(table)
+        s = bits.code(table)
         if s <= 11:
             lengths.append(s)
         elif s == 12:
-            lengths += [0] * (3 + take(3))
+            lengths += [0] * (3 + bits.take(3))
         elif s == 13:
-            lengths += [0] * (11 + take(7))
+            lengths += [0] * (11 + bits.take(7))
         else:
-            lengths += [lengths[-1]] * (3 + take(2))
-    literal_codes = canonical(lengths[:256 + length_slots])
-    distance_codes = canonical(lengths[256 + length_slots:])
+            lengths += [lengths[-1]] * (3 + bits.take(2))
+    literal_codes = _canonical(lengths[:256 + length_slots])
+    distance_codes = _canonical(lengths[256 + length_slots:])
     while len(out) < size:
-        c = read(literal_codes)
+        c = bits.code(literal_codes)
         if c < 256:
             out.append(c)
             continue
-        length = 3 + slot_value(c - 256)
-        d = read(distance_codes)
+        length = 3 + bits.slot_value(c - 256)
+        d = bits.code(distance_codes)
         if d < nreps:  # a repeat distance, moved to the front
             reps.insert(0, reps.pop(d))
         else:  # a new distance, pushed in front
-            reps.insert(0, 1 + slot_value(d - nreps))
+            reps.insert(0, 1 + bits.slot_value(d - nreps))
             reps.pop()
         assert 0 < reps[0] <= len(out) and len(out) + length <= size
         for _ in range(length):
             out.append(out[-reps[0]])
-    assert len(bits) - pos < 8 and "1" not in bits[pos:]
+    bits.end()
 
 
 # MIXED and MIXED_PRIMED (docs/FORMAT.md sections 4.12 and 4.13), step by step as the text says.
@@ -418,3 +383,130 @@ def mixed_decode(payload, size, text=b""):
     if len(payload) != shifted + 1 or payload[shifted] != low >> 24:
         return None
     return bytes(out[t:])
+
+
+# DICTIONARY_IDS_LZ (docs/FORMAT.md section 4.18), as the text says.
+def ids_lz_code_lengths(id_lengths, literal_lengths):
+    """The block code's lengths, made from a dictionary's two codes by the
+    four steps of the text."""
+    slots = [int(m) for m in literal_lengths[256:]]
+    total = sum(2 ** (11 - m) for m in slots if m)
+    weights = [3 * total * 2 ** (20 - int(n)) if n else 0 for n in id_lengths]
+    weights += [2 ** (31 - m) if m else 0 for m in slots]
+    leaves = sorted((w, v) for v, w in enumerate(weights) if w)
+    nodes, taken, depth_of = [], [0, 0], {}  # node: (weight, children)
+
+    def take():
+        leaf, node = taken
+        if leaf < len(leaves) and not (node < len(nodes) and nodes[node][0] < leaves[leaf][0]):
+            taken[0] += 1
+            return leaves[leaf][0], ("leaf", leaf)
+        taken[1] += 1
+        return nodes[node][0], ("node", node)
+
+    for _ in range(len(leaves) - 1):
+        (wa, a), (wb, b) = take(), take()
+        nodes.append((wa + wb, (a, b)))
+
+    def visit(item, depth):
+        kind, k = item
+        if kind == "leaf":
+            depth_of[k] = depth
+        else:
+            for child in nodes[k][1]:
+                visit(child, depth + 1)
+
+    visit(("node", len(nodes) - 1), 0)
+    count = [0] * 100
+    for depth in depth_of.values():
+        count[depth] += 1
+    for n in range(99, 20, -1):
+        while count[n] > 0:
+            j = n - 2
+            while count[j] == 0:
+                j -= 1
+            count[n] -= 2
+            count[n - 1] += 1
+            count[j + 1] += 2
+            count[j] -= 1
+    lengths, k = [0] * len(weights), len(leaves) - 1
+    for n in range(1, 21):
+        for _ in range(count[n]):
+            lengths[leaves[k][1]] = n
+            k -= 1
+    return lengths
+
+
+def ids_lz_decode(payload, size, merges, id_lengths, content, lz_lengths):
+    """A DICTIONARY_IDS_LZ payload decoded bit by bit as the text says."""
+    n_ids = len(id_lengths)
+    phrases = [bytes([v]) for v in range(256)]
+    for left, right in merges:
+        phrases.append(phrases[left] + phrases[right])
+    block_codes = _canonical(ids_lz_code_lengths(id_lengths, lz_lengths[:256 + 52]))
+    distance_codes = _canonical(list(lz_lengths[256 + 52:]))
+    bits = _Bits(payload)
+    out, reps = bytearray(), [1, 2, 3]
+    while len(out) < size:
+        v = bits.code(block_codes)
+        if v < n_ids:
+            out += phrases[v]
+            assert len(out) <= size
+            continue
+        length = 3 + bits.slot_value(v - n_ids)
+        d = bits.code(distance_codes)
+        if d < 3:
+            reps.insert(0, reps.pop(d))
+        else:
+            reps.insert(0, 1 + bits.slot_value(d - 3))
+            reps.pop()
+        assert 0 < reps[0] <= len(out) + len(content) and len(out) + length <= size
+        for _ in range(length):
+            k = len(out) - reps[0]
+            out.append(out[k] if k >= 0 else content[len(content) + k])
+    bits.end()
+    return bytes(out)
+
+
+def _canonical(lengths):
+    """{(length, code): symbol} of section 4.4's canonical code."""
+    codes, code = {}, 0
+    for n in range(1, max(lengths) + 1):
+        for symbol, length in enumerate(lengths):
+            if length == n:
+                codes[(n, code)] = symbol
+                code += 1
+        code <<= 1
+    return codes
+
+
+class _Bits:
+    """An MSB-first bit stream of a payload, read as the text reads it."""
+
+    def __init__(self, payload):
+        self.bits, self.pos = "".join(f"{byte:08b}" for byte in payload), 0
+
+    def take(self, n):
+        self.pos += n
+        if self.pos > len(self.bits):
+            raise ValueError("stream ends inside a token")
+        return int(self.bits[self.pos - n:self.pos] or "0", 2)
+
+    def code(self, codes):
+        """The symbol of the code at the stream's position."""
+        n = code = 0
+        while (n, code) not in codes:
+            if n > 20:
+                raise ValueError("no such code")
+            code = code << 1 | self.take(1)
+            n += 1
+        return codes[(n, code)]
+
+    def slot_value(self, s):
+        if s < 4:
+            return s
+        e = s // 2 - 1
+        return ((2 + s % 2) << e) + self.take(e)
+
+    def end(self):
+        assert len(self.bits) - self.pos < 8 and "1" not in self.bits[self.pos:]

@@ -1,9 +1,11 @@
 """Records: what ``compress_many`` writes with a dictionary, read without
 the general reader.  A record is a single stream (docs/FORMAT.md, section
 3) naming the dictionary, of one block coded DICTIONARY_IDS, DICTIONARY_LZ,
-LZ or STORED (the codings a record takes; docs/DESIGN.md, "Dictionaries"),
-its layout read as ``decoder.layout`` reads it, an LZ or DICTIONARY_LZ
-block by its coding's ``decode_block``, a DICTIONARY_IDS block by that coding's
+DICTIONARY_IDS_LZ, LZ or STORED (the codings a record takes;
+docs/DESIGN.md, "Dictionaries"), its layout read as ``decoder.layout``
+reads it, an LZ or DICTIONARY_LZ block by its coding's ``decode_block``,
+a DICTIONARY_IDS_LZ block by its kernel (``kernels.ids_lz``), which reads
+the payload where it lies, and a DICTIONARY_IDS block by that coding's
 record kernels (``kernels.dictionary``), which read padded payloads two
 at a time.
 
@@ -13,9 +15,10 @@ and data checks included, so that a record costs no reader in Python;
 dispatch (``_jit.direct``), its dictionary's tables handed over as their
 address: straight into the new bytes object it returns where its size is
 read in Python at a glance (``kernels.unaligned.fill``), else into a
-scratch buffer, so that it costs no allocation in the kernel either.  A stream
-that is not such a record, and an LZ, DICTIONARY_LZ or STORED block that
-fails, are left to the general reader, which says what is wrong.
+scratch buffer, so that it costs no allocation in the kernel either.  A
+stream that is not such a record, and a block of another coding than
+DICTIONARY_IDS that fails, are left to the general reader, which says
+what is wrong.
 """
 import threading
 
@@ -24,14 +27,15 @@ import numpy as np
 from .. import _threads
 from .._errors import OVER_LIMIT, GageBPEError
 from .._jit import direct, njit
-from ..kernels import dictionary as _kernels
+from ..kernels import dictionary as _kernels, ids_lz as _ids_lz
 from ..plain.varint import varint_at
 from ..kernels.unaligned import copy_bytes, fill
 from ..kernels.xxh64 import data_check
 from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
 from ..format.codings.dictionary_ids import joined
 from ..format.dictionary import Dictionary
-from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_LZ, LZ, STORED
+from ..format.codings.registry import (DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ, LZ,
+                                      STORED)
 from .layout import one_block as _one_block
 
 # What a stream was found to be.
@@ -55,7 +59,7 @@ def _layout(data, head):
     (``layout.one_block``); else size -1."""
     coding, size, payload_at, data_check = _one_block(data, head)
     if (coding != DICTIONARY_IDS and coding != LZ and coding != DICTIONARY_LZ
-            and coding != STORED):
+            and coding != DICTIONARY_IDS_LZ and coding != STORED):
         return coding, -1, 0, 0
     return coding, size, payload_at, data_check
 
@@ -75,9 +79,13 @@ def _decode_block(coding, padded, first, last, out, pos, size, decoder, check):
             copy_bytes(out, pos, padded, first, size)
     elif coding == LZ:
         ok = _coding_lz.decode_block(padded[first:last], size, out[pos:pos + size], coding) == 0
-    else:
+    elif coding == DICTIONARY_LZ:
         ok = _coding_dictionary_lz.decode_block(padded[first:last], size, out[pos:pos + size],
                                                 coding, decoder) == 0
+    else:
+        table, distance_table, phrases, content = _kernels.ids_lz_unpacked(decoder)
+        ok = table.shape[0] > 0 and _ids_lz.decode(padded, first, last, out, pos, size, table,
+                                                    distance_table, phrases, content)
     return _found(coding, ok, out, pos, size, check)
 
 

@@ -11,7 +11,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from ..format.codings import dictionary_lz
+from ..format.codings import dictionary_ids_lz, dictionary_lz
 from ..format.codings.dictionary_ids import encode_many, joined
 from ..format.codings.lz import first_prices
 from ..format.dictionary import (LITERAL_SYMBOLS, N_BYTES, Dictionary, code_lengths,
@@ -189,9 +189,12 @@ def with_content(within, trial, size):
         candidate = base.with_content(content[-room:].tobytes(), lz_lengths)
         probe = trial.probe(len(base.merges) / max(1, len(dictionary.merges)))
         ids = encode_many(test, probe)[0]
-        copies = dictionary_lz.encode_many(test, probe.with_content(candidate.content,
-                                                                    lz_lengths))
-        bits = sum(min(len(a), len(b), len(r)) for a, b, r in zip(ids, copies, test))
+        probe = probe.with_content(candidate.content, lz_lengths)
+        copies = dictionary_lz.encode_many(test, probe)
+        both = (dictionary_ids_lz.encode_many(test, probe) if probe.ids_lz_encoding()
+                else copies)
+        bits = sum(min(len(a), len(b), len(c), len(r))
+                   for a, b, c, r in zip(ids, copies, both, test))
         if bits < best_bits:
             best, best_bits = candidate, bits
     return best

@@ -11,7 +11,9 @@ code for the symbols, so that a record's payload is only its ids' codes
 (the DICTIONARY_IDS coding, ``format.codings.dictionary_ids``).  Where
 raw content helps, a dictionary also holds some, with two LZ codes, and a
 record may instead be copies from that content and literals in those codes
-(DICTIONARY_LZ, ``format.codings.dictionary_lz``).  Its id
+(DICTIONARY_LZ, ``format.codings.dictionary_lz``), or its ids and such
+copies, in a code made from those two (DICTIONARY_IDS_LZ,
+``format.codings.dictionary_ids_lz``).  Its id
 is the low half of the XXH64 of its bytes before the id, which a reader
 checks: a damaged dictionary is refused on load, and two dictionaries
 differ in id wherever they differ at all.
@@ -27,7 +29,7 @@ import numpy.typing as npt
 from .._errors import UNDEFINED_MERGE, GageBPEError
 from ..kernels import (bits as _bits, coded_sequence as _coded_sequence,
                        dictionary as _kernels, expand as _expand, huffman as _huffman,
-                       lz as _lz, rank_merge as _rank_merge)
+                       ids_lz as _ids_lz, lz as _lz, rank_merge as _rank_merge)
 from ..kernels.xxh64 import block_check
 from . import container as _container
 
@@ -78,6 +80,7 @@ class Dictionary:
         self.head = np.frombuffer(_container.single_stream(None, self.id)[:-1], np.uint8)
         self.size_at = len(self.head) + 1  # where a record's size is (decoder.records)
         self._encoding: tuple | None = None
+        self._ids_lz: tuple | None = None
         self._finders = threading.local()
 
     def with_content(self, content: bytes, lz_lengths: npt.ArrayLike) -> "Dictionary":
@@ -187,6 +190,20 @@ class Dictionary:
         return (np.frombuffer(self.content, np.uint8), self.lz_lengths[:LITERAL_SYMBOLS],
                 self.lz_lengths[LITERAL_SYMBOLS:])
 
+    def ids_lz_encoding(self) -> tuple | None:
+        """The codes DICTIONARY_IDS_LZ records are coded in
+        (``kernels.ids_lz.encoding``: the block code's codes and lengths
+        first, ``kernels.ids_lz.code_lengths``), or None where the
+        dictionary takes none (no content, or no copy has a code)."""
+        if self._ids_lz is None:
+            self._ids_lz = ()
+            if self.content:
+                lengths = _ids_lz.code_lengths(self.lengths, self.lz_lengths[:LITERAL_SYMBOLS])
+                if len(lengths):
+                    self._ids_lz = _ids_lz.encoding(lengths,
+                                                    self.lz_lengths[LITERAL_SYMBOLS:])
+        return self._ids_lz or None
+
     def content_finder(self, most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``kernels.primed_lz.content_finder``'s ``(window, head, chain)``
         of the content, for records of up to ``most`` bytes: built once per
@@ -206,15 +223,20 @@ class Dictionary:
         streams, as one array (``kernels.dictionary.decoder``; built at the
         first use, then an attribute like any other, read on every record);
         ``GageBPEError`` if the phrases pass MAX_PHRASES."""
-        table, phrases = _kernels.phrases(self.merges, self.lengths, MAX_PHRASES)
+        table, phrases, entries = _kernels.phrases(self.merges, self.lengths, MAX_PHRASES)
         if not len(phrases):
             raise GageBPEError("dictionary phrases are too long")
         content, literal_lengths, distance_lengths = self.lz_encoding()
-        literal = distance = np.zeros(0, np.int64)
+        literal = distance = ids_lz = ids_lz_distance = np.zeros(0, np.int64)
         if len(content):
             _, literal, distance = _lz.decoding_tables(literal_lengths, distance_lengths,
                                                        _lz.REPS, True)
-        return _kernels.decoder(self.head, table, phrases, literal, distance, content)
+        ids_lz_encoding = self.ids_lz_encoding()
+        if ids_lz_encoding is not None:
+            ids_lz, ids_lz_distance = _ids_lz.decoding_tables(ids_lz_encoding[1],
+                                                              ids_lz_encoding[4], entries)
+        return _kernels.decoder(self.head, table, phrases, literal, distance, content, ids_lz,
+                                ids_lz_distance)
 
     @functools.cached_property
     def decoder_address(self) -> int:

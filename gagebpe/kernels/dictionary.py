@@ -30,31 +30,34 @@ _BYTES = np.arange(N_BYTES, dtype=np.uint8)
 
 @njit(cache=True, nogil=True)
 def phrases(merges, lengths, cap):
-    """``(table, phrases)`` for decoding: the two-level decoding table of
-    the code ``lengths`` (which must be complete), whose entries are phrase
-    entries (``kernels.expand.phrase``) into ``phrases``, the expansion of
-    every coded symbol; an empty table if those would pass ``cap`` bytes."""
+    """``(table, phrases, entries)`` for decoding: the two-level decoding
+    table of the code ``lengths`` (which must be complete), whose entries
+    are phrase entries (``kernels.expand.phrase``) into ``phrases``, the
+    expansion of every coded symbol, and each symbol's phrase entry (0 for
+    none); an empty table if those would pass ``cap`` bytes."""
     sizes = symbol_lengths(merges, N_BYTES, cap)
     used = lengths > 0
     offsets, table = phrase_table(merges, N_BYTES, _BYTES, sizes, used, cap)
+    entries = np.zeros(lengths.shape[0], np.int64)
     if table.shape[0] == 0:
-        return np.empty(0, np.int64), table
-    payloads = np.zeros(lengths.shape[0], np.int64)
+        return np.empty(0, np.int64), table, entries
     for s in range(lengths.shape[0]):
         if used[s]:
-            payloads[s] = (np.int64(offsets[s]) << PHRASE_SHIFT) | sizes[s]
-    return decode_table(lengths, payloads), table
+            entries[s] = (np.int64(offsets[s]) << PHRASE_SHIFT) | sizes[s]
+    return decode_table(lengths, entries), table, entries
 
 
-def decoder(head, table, phrases, literal, distance, content):
+def decoder(head, table, phrases, literal, distance, content, ids_lz, ids_lz_distance):
     """One int64 array holding ``head`` (the bytes each record's stream
     begins with), the decoding ``table`` and the ``phrases``, as
-    ``unpacked`` reads them, and the content's LZ decoding tables
-    ``literal`` and ``distance`` (``kernels.lz.decoding_tables``'s) and the
-    ``content``, as ``lz_unpacked`` reads them (empty where there is no
-    content): a kernel then takes one argument for all, and each argument
-    costs a call to it as much as decoding a few tokens."""
-    int64s, bytes_ = (table, literal, distance), (phrases, content, head)
+    ``unpacked`` reads them, the content's LZ decoding tables ``literal``
+    and ``distance`` (``kernels.lz.decoding_tables``'s) and the
+    ``content``, as ``lz_unpacked`` reads them, and DICTIONARY_IDS_LZ's
+    two tables (``kernels.ids_lz.decoding_tables``), as ``ids_lz_unpacked``
+    reads them (empty where there is no content): a kernel then takes one
+    argument for all, and each argument costs a call to it as much as
+    decoding a few tokens."""
+    int64s, bytes_ = (table, literal, distance, ids_lz, ids_lz_distance), (phrases, content, head)
     words = [_HEADER, *map(len, int64s), *[(len(b) + 7) // 8 for b in bytes_]]
     out = np.zeros(sum(words), np.int64)
     out[:_HEADER] = [*map(len, int64s), *map(len, bytes_), len(out)]
@@ -66,7 +69,7 @@ def decoder(head, table, phrases, literal, distance, content):
     return out
 
 
-_HEADER = 7  # the six arrays' lengths, and the decoder's own
+_HEADER = 9  # the eight arrays' lengths, and the decoder's own
 
 
 @njit(cache=True, nogil=True, inline='always')
@@ -83,10 +86,12 @@ def _parts(decoder):
     table_end = _HEADER + decoder[0]
     literal_end = table_end + decoder[1]
     distance_end = literal_end + decoder[2]
-    phrases_end = distance_end + (decoder[3] + 7) // 8
-    content_end = phrases_end + (decoder[4] + 7) // 8
-    return (_HEADER, table_end, literal_end, distance_end, phrases_end, content_end,
-            content_end + (decoder[5] + 7) // 8)
+    ids_lz_end = distance_end + decoder[3]
+    ids_lz_distance_end = ids_lz_end + decoder[4]
+    phrases_end = ids_lz_distance_end + (decoder[5] + 7) // 8
+    content_end = phrases_end + (decoder[6] + 7) // 8
+    return (_HEADER, table_end, literal_end, distance_end, ids_lz_end, ids_lz_distance_end,
+            phrases_end, content_end, content_end + (decoder[7] + 7) // 8)
 
 
 @njit(cache=True, nogil=True, inline='always')
@@ -94,8 +99,8 @@ def unpacked(decoder):
     """``(head, table, phrases)``: the arrays ``decoder`` holds for
     DICTIONARY_IDS records, and their streams' head."""
     at = _parts(decoder)
-    return (decoder[at[5]:at[6]].view(np.uint8)[:decoder[5]], decoder[at[0]:at[1]],
-            decoder[at[3]:at[4]].view(np.uint8)[:decoder[3]])
+    return (decoder[at[7]:at[8]].view(np.uint8)[:decoder[7]], decoder[at[0]:at[1]],
+            decoder[at[5]:at[6]].view(np.uint8)[:decoder[5]])
 
 
 @njit(cache=True, nogil=True, inline='always')
@@ -104,7 +109,18 @@ def lz_unpacked(decoder):
     DICTIONARY_LZ records (empty where the dictionary has no content)."""
     at = _parts(decoder)
     return (decoder[at[1]:at[2]], decoder[at[2]:at[3]],
-            decoder[at[4]:at[5]].view(np.uint8)[:decoder[4]])
+            decoder[at[6]:at[7]].view(np.uint8)[:decoder[6]])
+
+
+@njit(cache=True, nogil=True, inline='always')
+def ids_lz_unpacked(decoder):
+    """``(table, distance table, phrases, content)``: the arrays
+    ``decoder`` holds for DICTIONARY_IDS_LZ records (the tables empty where
+    the dictionary takes none)."""
+    at = _parts(decoder)
+    return (decoder[at[3]:at[4]], decoder[at[4]:at[5]],
+            decoder[at[5]:at[6]].view(np.uint8)[:decoder[5]],
+            decoder[at[6]:at[7]].view(np.uint8)[:decoder[6]])
 
 
 @njit(cache=True, nogil=True)

@@ -128,7 +128,7 @@ def block(coding, size, payload, data_crc=0, crc=None):
 
 
 @pytest.mark.parametrize("blk, message", [
-    (block(17, 4, b"abcd"), "block coding 17 is not one of format 1.0's"),
+    (block(18, 4, b"abcd"), "block coding 18 is not one of format 1.0's"),
     (block(255, 4, b"abcd"), "block coding 255"),
     (block(1, 4, b"abcd", crc=1), "block header check"),
     (block(1, 4, b"abcd", data_crc=1), "block check failed"),
@@ -219,7 +219,7 @@ def test_a_single_stream_is_read():
 
 
 @pytest.mark.parametrize("blob, error, message", [
-    (single_stream(17, 4, b"abcd"), GageBPEError, "block coding 17"),
+    (single_stream(18, 4, b"abcd"), GageBPEError, "block coding 18"),
     (single_stream(1, 0, b""), GageBPEError, "out of range"),
     (single_stream(1, (1 << 26) + 1, b"abcd"), GageBPEError, "out of range"),
     (single_stream(1, b"\x84\x00", b"abcd"), GageBPEError, "shortest form"),

@@ -10,7 +10,9 @@ layout of section 4 has a stream; each malformed vector is a valid one
 changed by hand, with its checks recomputed where the fault lies behind
 them.  The files are committed: decoders are tested against them, and
 this script only says how they were made.  Run it again only to add a
-vector; a vector once published never changes.
+vector; a vector once published never changes: a run writes every stream
+with today's coders, so restore the published files it rewrote (``git
+checkout``) and keep only the new ones.
 """
 import hashlib
 import json
@@ -25,8 +27,9 @@ import gagebpe
 from gagebpe.encoder import block as encoder_block, levels
 from gagebpe.format import container, dictionary as _dictionary
 from gagebpe.format.codings import registry
-from gagebpe.format.codings import (context, dictionary_ids, dictionary_lz, filtered, lz, mixed,
-                                    packed, repeats, sequences, sorted_rules)
+from gagebpe.format.codings import (context, dictionary_ids, dictionary_ids_lz, dictionary_lz,
+                                    filtered, lz, mixed, packed, repeats, sequences,
+                                    sorted_rules)
 from gagebpe.kernels import cutoff, filters, grammar
 from gagebpe.plain.varint import varint_at
 from gagebpe.sample import sample
@@ -207,11 +210,18 @@ def malformed(good):
         "coding-16-blocks": (_rechecked(blocks_stream[:head] + bytes([16])
                                         + blocks_stream[head + 1:], head, 13),
                              "GageBPEError", "SEQUENCES block"),
+        # 17 was unknown when these were made; it is now DICTIONARY_IDS_LZ,
+        # which needs a dictionary that these streams do not name.
         "coding-17": (lz_stream[:at] + bytes([17]) + lz_stream[at + 1:], "GageBPEError",
-                      "block coding 17 is not one of format 1.0's"),
+                      "names no dictionary"),
         "coding-17-blocks": (_rechecked(blocks_stream[:head] + bytes([17])
                                         + blocks_stream[head + 1:], head, 13),
-                             "GageBPEError", "block coding 17"),
+                             "GageBPEError", "names no dictionary"),
+        "coding-18": (lz_stream[:at] + bytes([18]) + lz_stream[at + 1:], "GageBPEError",
+                      "block coding 18 is not one of format 1.0's"),
+        "coding-18-blocks": (_rechecked(blocks_stream[:head] + bytes([18])
+                                        + blocks_stream[head + 1:], head, 13),
+                             "GageBPEError", "block coding 18"),
         **lz_parts_faults(*good["lz-parts"]),
         **sequences_faults(*good["sequences"]),
         "size-0": (size_field(b"\x00\x00"), "GageBPEError", "size 0 out of range"),
@@ -319,17 +329,20 @@ def with_dictionary():
     }
     with_content, shorter, lz_streams = content_vectors(dictionary, lines)
     streams["dictionary-lz-no-content"] = lz_streams.pop("no content")
+    streams["dictionary-ids-lz-no-content"] = lz_streams.pop("ids-lz no content")
     return {DICTIONARY: (dictionary, streams),
             CONTENT_DICTIONARY: (with_content, lz_streams),
             SHORTER_CONTENT_DICTIONARY: (shorter, {
-                "dictionary-lz-past-content": lz_streams.pop("past content")})}
+                "dictionary-lz-past-content": lz_streams.pop("past content"),
+                "dictionary-ids-lz-past-content": lz_streams.pop("ids-lz past content")})}
 
 
 def content_vectors(dictionary, lines):
     """``(dictionary with content, the same with the content's first byte
-    cut, {name: stream})``: revision 1 (section 10) and DICTIONARY_LZ
-    (section 4.16); the record's first copy is of the content's first byte
-    on, and its last copies reach into the record itself."""
+    cut, {name: stream})``: revision 1 (section 10), DICTIONARY_LZ (section
+    4.16) and DICTIONARY_IDS_LZ (section 4.18); the record's first copy is
+    of the content's first byte on, and its last copies reach into the
+    record itself."""
     content = b"".join(lines[:40])
     literal = np.full(_dictionary.LITERAL_SYMBOLS, 9, np.uint8)
     literal[:204] = 8  # 204 codes of 8 bits and 104 of 9: complete
@@ -340,12 +353,25 @@ def content_vectors(dictionary, lines):
     shorter = dictionary.with_content(content[1:], lz_lengths)
     data = content[:60] + lines[250] + lines[250][::-1] + lines[250]
     payload, = dictionary_lz.encode_many([data], with_content)
+    mixed_payload, = dictionary_ids_lz.encode_many([data], with_content)
 
-    def stream(payload, named=with_content):
-        block = container.block(registry.DICTIONARY_LZ, payload, data)
+    def stream(payload, named=with_content, coding=registry.DICTIONARY_LZ):
+        block = container.block(coding, payload, data)
         return container.single_stream(block, named.id)
 
+    def mixed(payload, named=with_content):
+        return stream(payload, named, registry.DICTIONARY_IDS_LZ)
+
     return with_content, shorter, {
+        "dictionary-ids-lz": (mixed(mixed_payload), data, None, None),
+        "dictionary-ids-lz-short": (mixed(mixed_payload[:-1]), None, "GageBPEError",
+                                    "does not decode"),
+        "dictionary-ids-lz-last-bit": (mixed(mixed_payload[:-1] + bytes([mixed_payload[-1] ^ 1])),
+                                       None, "GageBPEError", "does not decode|block check"),
+        "ids-lz past content": (mixed(mixed_payload, shorter), None, "GageBPEError",
+                                "does not decode"),
+        "ids-lz no content": (mixed(mixed_payload, dictionary), None, "GageBPEError",
+                              "holds no content"),
         "dictionary-lz": (stream(payload), data, None, None),
         "dictionary-lz-short": (stream(payload[:-1]), None, "GageBPEError",
                                 "tokens disagree with their codes"),

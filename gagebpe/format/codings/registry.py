@@ -16,7 +16,7 @@ from ..._version import __version__
 
 (END_OF_BLOCKS, STORED, PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG, FILTERED, FOLDED,
  REPEATS, LZ, MIXED, MIXED_PRIMED, LZ_PARTS, DICTIONARY_IDS, DICTIONARY_LZ,
- SEQUENCES) = range(17)
+ SEQUENCES, DICTIONARY_IDS_LZ) = range(18)
 GRAMMARS = (PACKED, SORTED, SORTED_LONG, CONTEXT, CONTEXT_LONG)
 
 
@@ -82,6 +82,7 @@ CODINGS = {c.number: c for c in (
     Coding(DICTIONARY_IDS, "DICTIONARY_IDS", "dictionary_ids", dictionary=True),
     Coding(DICTIONARY_LZ, "DICTIONARY_LZ", "dictionary_lz", dictionary=True),
     Coding(SEQUENCES, "SEQUENCES", "sequences"),
+    Coding(DICTIONARY_IDS_LZ, "DICTIONARY_IDS_LZ", "dictionary_ids_lz", dictionary=True),
 )}
 # The most bytes of a payload's head that say its rule count: REPEATS over
 # FOLDED over a grammar coding.
