@@ -21,20 +21,20 @@ from .shortest_parse import _ROOT, _NONE, _child
 SLOTS = _lz.SLOTS
 REPS = _lz.REPS
 # The ids take ID_SHARE parts of the code's weight, the copies' length
-# slots one: against 1 : 1 (a flag bit), about 5% smaller on records of
-# e-mail headers and CSV rows, and within 1% of the best share of 1/32 to
-# 1/4 on 17 kinds (docs/notes/2026-12-06-ids-and-copies.md).
+# slots one (docs/notes/2026-12-06-ids-and-copies.md measures others).
 ID_SHARE = 3
 
 
 @njit(cache=True, nogil=True)
-def code_lengths(id_lengths, literal_lengths):
+def code_lengths(id_lengths, literal_lengths, share=ID_SHARE):
     """The lengths of the block code of a dictionary whose ids have the
     code ``id_lengths`` and whose content the literal/length code
     ``literal_lengths`` (section 4.16): Huffman's over the ids, then the
-    SLOTS length slots, ID_SHARE times each id's weight 2^-length to the
+    SLOTS length slots, ``share`` times each id's weight 2^-length to the
     slots' together, the slots shared by their own 2^-length; empty where
-    no slot has a code, or the symbols are too many for MAX_LENGTH bits."""
+    no slot has a code, or the symbols are too many for MAX_LENGTH bits.
+    The format's share is ID_SHARE; another makes a code only to measure
+    (``benchmarks/dictionary_share.py``)."""
     n = id_lengths.shape[0]
     slot_total = np.int64(0)
     for t in range(SLOTS):
@@ -45,7 +45,7 @@ def code_lengths(id_lengths, literal_lengths):
     used = 0
     for s in range(n):
         if id_lengths[s]:
-            weights[s] = ID_SHARE * slot_total << (_huffman.MAX_LENGTH - id_lengths[s])
+            weights[s] = share * slot_total << (_huffman.MAX_LENGTH - id_lengths[s])
             used += 1
     for t in range(SLOTS):
         m = literal_lengths[_lz.LITERALS + t]

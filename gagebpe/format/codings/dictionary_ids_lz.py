@@ -11,12 +11,7 @@ from ...kernels import dictionary as _kernels, ids_lz as _ids_lz
 from . import problems as _problems
 from .registry import DICTIONARY_IDS_LZ
 from .dictionary_ids import joined
-
-# Candidates a position visits in the content and the record: fewer than
-# DICTIONARY_LZ's, as ids code the short repeats; against 64, 0.26% larger
-# on the 17 kinds of records at 256 B to 4 KB, in 0.72 times the time (8:
-# 0.53%, 0.64; ``python benchmarks/dictionary_depth.py``).
-DEPTH = 16
+from .dictionary_lz import DEPTH
 
 
 def encode_many(records, dictionary):

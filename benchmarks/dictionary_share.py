@@ -1,0 +1,88 @@
+"""How much of DICTIONARY_IDS_LZ's code the ids should take: the bytes of
+records coded with block codes of several shares (ids : copies' lengths
+of ``share`` : 1; the format's is 3, ``kernels.ids_lz.ID_SHARE``), on
+every kind of the record set (benchmarks/records.py).
+
+    python benchmarks/dictionary_share.py --shares 1 3 7 15
+
+For each kind and record size, a 64 KiB dictionary is trained on the
+first half of the records and the second half (at most ``--records``) is
+coded each way: the DICTIONARY_IDS_LZ payloads alone, and each record's
+smallest of those, DICTIONARY_IDS's and DICTIONARY_LZ's (as
+``compress_many`` chooses), in bytes over the first share's, per kind and
+in total; and those smallest over the smaller of the other two codings'
+alone (what the coding adds). Payloads of a share other than the format's
+are measured, not decodable.
+"""
+import argparse
+import sys
+from pathlib import Path
+
+import gagebpe
+from gagebpe.format.codings import dictionary_ids, dictionary_lz
+from gagebpe.format.codings.dictionary_ids import joined
+from gagebpe.format.codings.dictionary_lz import DEPTH
+from gagebpe.format.dictionary import LITERAL_SYMBOLS
+from gagebpe.kernels import ids_lz
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from records import SIZES, kinds, records  # noqa: E402
+
+
+def payloads(test, dictionary, share):
+    """The DICTIONARY_IDS_LZ payloads' sizes of ``test`` under the block
+    code of ``share``."""
+    lengths = ids_lz.code_lengths(dictionary.lengths, dictionary.lz_lengths[:LITERAL_SYMBOLS],
+                                  share)
+    encoding = ids_lz.encoding(lengths, dictionary.lz_lengths[LITERAL_SYMBOLS:])
+    sizes, edges, symbols = dictionary.encoding()[2:5]
+    data, starts = joined(test)
+    window, head, chain = dictionary.content_finder(max(map(len, test)))
+    _, payload_starts = ids_lz.encode_records(data, starts, window, len(dictionary.content),
+                                              head, chain, DEPTH, sizes, edges, symbols,
+                                              *encoding)
+    return [int(b - a) for a, b in zip(payload_starts[:-1], payload_starts[1:])]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shares", type=int, nargs="+", default=[1, 3, 7, 15])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--records", type=int, default=300)
+    args = parser.parse_args()
+    totals = {share: [0, 0] for share in args.shares}
+    others_total = 0
+    for kind, units in kinds().items():
+        for size in args.sizes:
+            all_records = records(units, size)
+            half = len(all_records) // 2
+            dictionary = gagebpe.train_dictionary(all_records[:half], 64 << 10)
+            test = all_records[half:][:args.records]
+            if dictionary.ids_lz_encoding() is None or not test:
+                continue
+            ids = [len(p) for p in dictionary_ids.encode_many(test, dictionary)[0]]
+            copies = [len(p) for p in dictionary_lz.encode_many(test, dictionary)]
+            others = [min(a, b, len(r)) for a, b, r in zip(ids, copies, test)]
+            row = {}
+            for share in args.shares:
+                alone = payloads(test, dictionary, share)
+                row[share] = (sum(alone), sum(map(min, zip(alone, others))))
+                totals[share][0] += row[share][0]
+                totals[share][1] += row[share][1]
+            others_total += sum(others)
+            first = row[args.shares[0]]
+            gain = (f"  without/with {sum(others) / row[ids_lz.ID_SHARE][1]:.3f}"
+                    if ids_lz.ID_SHARE in row else "")
+            print(f"{kind:30s} {size:5d} " + "  ".join(
+                f"{share}: {a / first[0]:.4f} alone {b / first[1]:.4f} chosen"
+                for share, (a, b) in row.items()) + gain, flush=True)
+    first = totals[args.shares[0]]
+    print("total " + "  ".join(f"{share}: {a / first[0]:.4f} alone {b / first[1]:.4f} chosen"
+                               for share, (a, b) in totals.items()))
+    if ids_lz.ID_SHARE in totals:
+        print(f"chosen with DICTIONARY_IDS_LZ over without: "
+              f"{others_total / totals[ids_lz.ID_SHARE][1]:.4f}")
+
+
+if __name__ == "__main__":
+    main()
