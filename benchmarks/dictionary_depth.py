@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 import gagebpe
-from gagebpe.format.codings import dictionary_ids_lz, dictionary_lz
+from gagebpe.format.codings import dictionary_ids_lz, dictionary_records
 
-DEPTH = dictionary_lz.DEPTH
+DEPTH = dictionary_records.DEPTH
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from records import SIZES, kinds, records  # noqa: E402
 
@@ -28,7 +28,7 @@ from records import SIZES, kinds, records  # noqa: E402
 def coded(test, dictionary, depth, whole):
     """``(bytes, best seconds of three)`` of ``test`` coded at ``depth``:
     DICTIONARY_IDS_LZ payloads, or ``whole`` records."""
-    dictionary_ids_lz.DEPTH = dictionary_lz.DEPTH = depth
+    dictionary_records.DEPTH = depth
     best, size = float("inf"), 0
     for _ in range(3):
         start = time.perf_counter()
@@ -51,7 +51,7 @@ def main():
         for size in args.sizes:
             all_records = records(units, size)
             half = len(all_records) // 2
-            dictionary_ids_lz.DEPTH = dictionary_lz.DEPTH = DEPTH  # the trainer's
+            dictionary_records.DEPTH = DEPTH  # the trainer's
             dictionary = gagebpe.train_dictionary(all_records[:half], 64 << 10)
             test = all_records[half:][:args.records]
             if dictionary.ids_lz_encoding() is None or not test:

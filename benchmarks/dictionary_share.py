@@ -20,10 +20,9 @@ from pathlib import Path
 
 import gagebpe
 from gagebpe.format.codings import dictionary_ids, dictionary_lz
-from gagebpe.format.codings.dictionary_ids import joined
-from gagebpe.format.codings.dictionary_lz import DEPTH
+from gagebpe.format.codings.dictionary_records import DEPTH, joined
 from gagebpe.format.dictionary import LITERAL_SYMBOLS
-from gagebpe.kernels import ids_lz
+from gagebpe.kernels import dictionary_records, ids_lz
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from records import SIZES, kinds, records  # noqa: E402
@@ -35,12 +34,12 @@ def payloads(test, dictionary, share):
     lengths = ids_lz.code_lengths(dictionary.lengths, dictionary.lz_lengths[:LITERAL_SYMBOLS],
                                   share)
     encoding = ids_lz.encoding(lengths, dictionary.lz_lengths[LITERAL_SYMBOLS:])
-    sizes, edges, symbols = dictionary.encoding()[2:5]
-    data, starts = joined(test)
-    window, head, chain = dictionary.content_finder(max(map(len, test)))
-    _, payload_starts = ids_lz.encode_records(data, starts, window, len(dictionary.content),
-                                              head, chain, DEPTH, sizes, edges, symbols,
-                                              *encoding)
+    most = max(map(len, test))
+    window, head, chain = dictionary.content_finder(most)
+    _, payload_starts, _, _ = dictionary_records.encode_records(
+        *joined(test), dictionary_records.IDS_LZ, dictionary.encoding(),
+        (window, len(dictionary.content), head, chain, DEPTH), most,
+        dictionary.lz_encoding()[1:], encoding)
     return [int(b - a) for a, b in zip(payload_starts[:-1], payload_starts[1:])]
 
 

@@ -139,8 +139,8 @@ def _exercise():
     # above, but may from anyone's data or older files
     from .decoder import fast as _fast
     _fast.compile_kernels()
-    # JSON-like records, which content copies best (DICTIONARY_LZ); these
-    # lines, tokens (DICTIONARY_IDS)
+    # JSON-like records, which content copies best (DICTIONARY_LZ and
+    # DICTIONARY_IDS_LZ); these lines, tokens (DICTIONARY_IDS)
     records = [json_record(i) for i in range(900)]
     d = gagebpe.train_dictionary(records[:600], 4096)
     blobs = gagebpe.compress_many(records[600:], dictionary=d)

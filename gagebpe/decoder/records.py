@@ -32,7 +32,7 @@ from ..plain.varint import varint_at
 from ..kernels.unaligned import copy_bytes, fill
 from ..kernels.xxh64 import data_check
 from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
-from ..format.codings.dictionary_ids import joined
+from ..format.codings.dictionary_records import joined
 from ..format.dictionary import Dictionary
 from ..format.codings.registry import (DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ, LZ,
                                       STORED)

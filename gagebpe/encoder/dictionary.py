@@ -11,8 +11,9 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from ..format.codings import dictionary_ids_lz, dictionary_lz
-from ..format.codings.dictionary_ids import encode_many, joined
+from ..format.codings import dictionary_records as _records
+from ..format.codings.dictionary_ids import encode_many
+from ..format.codings.dictionary_records import joined
 from ..format.codings.lz import first_prices
 from ..format.dictionary import (LITERAL_SYMBOLS, N_BYTES, Dictionary, code_lengths,
                                  merge_tables)
@@ -188,13 +189,9 @@ def with_content(within, trial, size):
             continue
         candidate = base.with_content(content[-room:].tobytes(), lz_lengths)
         probe = trial.probe(len(base.merges) / max(1, len(dictionary.merges)))
-        ids = encode_many(test, probe)[0]
         probe = probe.with_content(candidate.content, lz_lengths)
-        copies = dictionary_lz.encode_many(test, probe)
-        both = (dictionary_ids_lz.encode_many(test, probe) if probe.ids_lz_encoding()
-                else copies)
-        bits = sum(min(len(a), len(b), len(c), len(r))
-                   for a, b, c, r in zip(ids, copies, both, test))
+        bits = sum(min(len(p), len(r)) for p, r in zip(
+            _records.encode_many(test, probe, _records.codings_of(probe))[1], test))
         if bits < best_bits:
             best, best_bits = candidate, bits
     return best
@@ -212,7 +209,7 @@ def _fitted_codes(content, records):
     literal_price, distance_price = first_prices(data, _lz.REPS)
     for _ in range(FIT_PASSES):
         literal, distance = _primed.symbol_counts(data, starts, window, len(content), head,
-                                                  chain, dictionary_lz.DEPTH, literal_price,
+                                                  chain, _records.DEPTH, literal_price,
                                                   distance_price)
         lengths = np.concatenate([_huffman.code_lengths(2 * counts + 1, _lz.MAX_CODE)
                                   for counts in (literal, distance)])

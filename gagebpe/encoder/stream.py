@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
-from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ, STORED
+from ..format.codings.registry import STORED
 from .._arguments import check_format, check_threads
 from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, settings
 from .._types import BytesLike
@@ -231,31 +231,14 @@ def _records(records, dictionary):
     holds content and the record is of at most DICTIONARY_COPIES bytes, by
     copies from that (DICTIONARY_LZ) or by ids and copies
     (DICTIONARY_IDS_LZ), or STORED: the smallest, the first of equals."""
-    from ..format.codings import dictionary_ids, dictionary_ids_lz, dictionary_lz
-    payloads, checks = dictionary_ids.encode_many(records, dictionary)
-    tries = [(DICTIONARY_IDS, payloads)]
-    copied = [i for i, record in enumerate(records) if len(record) <= DICTIONARY_COPIES]
-    if dictionary.content and copied:
-        tries.append((DICTIONARY_LZ, _some(records, copied, dictionary, dictionary_lz)))
-    if dictionary.ids_lz_encoding() is not None and copied:
-        tries.append((DICTIONARY_IDS_LZ, _some(records, copied, dictionary, dictionary_ids_lz)))
+    from ..format.codings import dictionary_records
     blocks = []
-    for i, (record, check) in enumerate(zip(records, checks)):
-        coding, payload = min(((coding, payloads[i]) for coding, payloads in tries
-                               if payloads[i] is not None), key=lambda c: len(c[1]))
+    for record, coding, payload, check in zip(records, *dictionary_records.encode_many(
+            records, dictionary, dictionary_records.codings_of(dictionary), DICTIONARY_COPIES)):
         if len(payload) >= len(record):
             coding, payload = STORED, bytes(record)
         blocks.append(_container.block(coding, payload, record, check))
     return blocks
-
-
-def _some(records, chosen, dictionary, coding):
-    """The payloads ``coding``'s module gives the ``chosen`` records, None
-    for the others."""
-    payloads = [None] * len(records)
-    for i, payload in zip(chosen, coding.encode_many([records[i] for i in chosen], dictionary)):
-        payloads[i] = payload
-    return payloads
 
 
 def _record_streams(records, dictionary):

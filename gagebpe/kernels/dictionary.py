@@ -17,9 +17,8 @@ from .expand import PHRASE_SHIFT, copy_within, phrase_length, phrase_offset, phr
 from .expand import symbol_lengths
 from .shortest_parse import MAX_DEPTH, shortest, trie
 from .unaligned import copy_bytes, int64s_at, load8_be
-from .huffman import decode_table, peek_in, read, write_codes
+from .huffman import decode_table, peek_in, read
 from .rank_merge import encode_pieces
-from .xxh64 import data_check
 
 N_BYTES = 256
 # Zero bytes a payload needs after it: ``decode_record`` reads codes 8
@@ -135,7 +134,7 @@ def tokens(data, starts, keys, vals, ranks, results, n_merges):
 def parse_tables(merges, lengths, cap):
     """``(sizes, edges, symbols, bits)``: every symbol's phrase
     length and the trie of the coded phrases (``shortest_parse.trie``), as
-    ``encode_records`` takes them; the trie is empty where those phrases
+    ``kernels.dictionary_records`` takes them; the trie is empty where those phrases
     would pass ``cap`` bytes."""
     sizes = symbol_lengths(merges, N_BYTES, cap)
     used = (lengths > 0) & (sizes <= MAX_DEPTH)
@@ -146,36 +145,10 @@ def parse_tables(merges, lengths, cap):
 
 
 @njit(cache=True, nogil=True)
-def encode_records(data, starts, codes, lengths, sizes, trie_edges, trie_symbols, trie_bits):
-    """``(payloads, payload_starts, checks)``: each record's ids (its
-    shortest parse, ``shortest_parse.shortest``) in the code
-    ``codes``/``lengths`` (one row each, as ``kernels.huffman.write_codes``
-    takes a code), byte-padded, laid end to end, and each record's data
-    check."""
-    no_context = np.zeros(lengths.shape[1], np.uint8)
-    n = starts.shape[0] - 1
-    payload_starts = np.zeros(n + 1, np.int64)
-    pieces = []
-    for i in range(n):
-        coded = shortest(data[starts[i]:starts[i + 1]], sizes, lengths[0], trie_edges,
-                         trie_symbols, trie_bits)
-        pieces.append(coded)
-        bits = np.int64(0)
-        for s in coded:
-            bits += lengths[0, s]
-        payload_starts[i + 1] = payload_starts[i] + (bits + 7) // 8
-    payloads = np.zeros(payload_starts[n], np.uint8)
-    checks = np.empty(n, np.int64)
-    for i in range(n):
-        write_codes(pieces[i], no_context, codes, lengths, payloads, payload_starts[i])
-        checks[i] = data_check(data[starts[i]:starts[i + 1]])
-    return payloads, payload_starts, checks
-
-
-@njit(cache=True, nogil=True)
 def parse_counts(data, starts, lengths, sizes, trie_edges, trie_symbols, trie_bits):
     """How often each symbol is in the records' shortest parses under the
-    code ``lengths`` (``encode_records``'s parse, without its coding)."""
+    code ``lengths`` (DICTIONARY_IDS's parse, ``kernels.dictionary_records``,
+    without its coding)."""
     counts = np.zeros(lengths.shape[0], np.int64)
     for i in range(starts.shape[0] - 1):
         for s in shortest(data[starts[i]:starts[i + 1]], sizes, lengths, trie_edges,

@@ -15,7 +15,7 @@ from .._jit import njit
 from . import huffman as _huffman, lz as _lz
 from .expand import copy_within, phrase_length, phrase_offset
 from .repeats import move
-from .unaligned import copy_bytes, load8_be
+from .unaligned import load8_be
 from .shortest_parse import _ROOT, _NONE, _child
 
 SLOTS = _lz.SLOTS
@@ -60,18 +60,16 @@ def code_lengths(id_lengths, literal_lengths, share=ID_SHARE):
 # -- encoding -----------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def parse(data, c, head, chain, depth, sizes, edges, symbols, price, distance_price):
+def parse(data, c, found, sizes, edges, symbols, price, distance_price):
     """The cheapest tokens of the record ``data[c:]`` after the content
-    ``data[:c]`` at these prices (``price`` of the ids then the length
-    slots, ``distance_price`` of the distance symbols; extra bits added
-    here): ``(lengths, distances, ids)`` per token, distance 0 for an id.
-    The finder ``(head, chain)`` holds the content; the record's positions
-    are chained onto it and unchained after."""
+    ``data[:c]``, given its matches ``found``
+    (``kernels.primed_lz.content_matches``), at these prices (``price`` of
+    the ids then the length slots, ``distance_price`` of the distance
+    symbols; extra bits added here): ``(lengths, distances, ids)`` per
+    token, distance 0 for an id."""
     n = data.shape[0] - c
     n_ids = price.shape[0] - SLOTS
-    starts, lengths, distances = _lz.matches(data, c, c + n, head, chain, depth, False)
-    for i in range(c + n - _lz.MIN_COPY, c - 1, -1):  # unchain the record, last first
-        head[_lz.chain_hash(data, i, _lz.HASH_BITS)] = chain[i]
+    starts, lengths, distances = found
     cost = np.full(n + 1, np.inf)
     cost[0] = 0.0
     step = np.zeros(n + 1, np.int32)
@@ -143,7 +141,7 @@ def parse(data, c, head, chain, depth, sizes, edges, symbols, price, distance_pr
 
 
 @njit(cache=True, nogil=True)
-def _write(out, token_lengths, token_distances, token_ids, codes, lengths, distance_codes,
+def write(out, token_lengths, token_distances, token_ids, codes, lengths, distance_codes,
            distance_lengths):
     """The tokens in these codes into ``out``, byte-padded."""
     n_ids = codes.shape[0] - SLOTS
@@ -169,7 +167,7 @@ def _write(out, token_lengths, token_distances, token_ids, codes, lengths, dista
 
 def encoding(lengths, distance_lengths):
     """``(codes, lengths, prices, distance codes, distance lengths,
-    distance prices)``: what ``encode_records`` takes of a dictionary's
+    distance prices)``: what ``kernels.dictionary_records`` takes of a dictionary's
     block code (``code_lengths``) and distance code, made once per
     dictionary (a price is a code's bits, infinite where it has none)."""
     def prices(lengths):
@@ -181,34 +179,8 @@ def encoding(lengths, distance_lengths):
 
 
 @njit(cache=True, nogil=True)
-def encode_records(data, starts, window, c, head, chain, depth, sizes, edges, symbols, codes,
-                   lengths, price, distance_codes, distance_lengths, distance_price):
-    """``(payloads, payload_starts)``: each record ``data[starts[i]:
-    starts[i + 1]]`` (of at most ``window``'s room after the content
-    ``window[:c]``) parsed at the prices of the block code and the
-    distance code (``encoding``'s), which must give each byte value and
-    distance symbol a code, and written in them, the payloads end to
-    end."""
-    n = starts.shape[0] - 1
-    payload_starts = np.zeros(n + 1, np.int64)
-    payloads = np.zeros(max(16, data.shape[0]), np.uint8)
-    for i in range(n):
-        size = starts[i + 1] - starts[i]
-        copy_bytes(window, c, data, starts[i], size)
-        tokens = parse(window[:c + size], c, head, chain, depth, sizes, edges, symbols, price,
-                       distance_price)
-        at = payload_starts[i]
-        end = at + (_written_bits(*tokens, lengths, distance_lengths) + 7) // 8
-        while payloads.shape[0] < end:
-            payloads = np.concatenate((payloads, np.zeros(payloads.shape[0], np.uint8)))
-        _write(payloads[at:end], *tokens, codes, lengths, distance_codes, distance_lengths)
-        payload_starts[i + 1] = end
-    return payloads[:payload_starts[n]], payload_starts
-
-
-@njit(cache=True, nogil=True)
-def _written_bits(token_lengths, token_distances, token_ids, lengths, distance_lengths):
-    """The bits ``_write`` writes for these tokens."""
+def written_bits(token_lengths, token_distances, token_ids, lengths, distance_lengths):
+    """The bits ``write`` writes for these tokens."""
     n_ids = lengths.shape[0] - SLOTS
     reps = np.array(_lz.FIRST_REPS, np.int64)
     bits = np.int64(0)

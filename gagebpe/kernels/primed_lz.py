@@ -15,7 +15,7 @@ its own bytes, not the content's.
 import numpy as np
 
 from .._jit import njit
-from . import huffman as _huffman, lz as _lz
+from . import lz as _lz
 from .unaligned import copy_bytes
 
 # The content is chosen SEGMENT bytes at a time, each the one of its stretch
@@ -44,54 +44,38 @@ def content_finder(content, most):
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _parse(window, c, record, head, chain, depth, literal_price, distance_price):
-    """The symbols (``kernels.lz.symbols``) of ``record``'s cheapest tokens
-    at these prices, after the content ``window[:c]``; the finder is left
-    as it was."""
+def content_matches(window, c, record, head, chain, depth):
+    """``(data, matches)``: ``record`` laid after the content ``window[:c]``
+    (``data``, a view of ``window``), and the matches of its positions
+    (``kernels.lz.matches``, ``depth`` candidates each) in the content and
+    itself; the finder is left as it was."""
     n = record.shape[0]
     copy_bytes(window, c, record, 0, n)
     data = window[:c + n]
     found = _lz.matches(data, c, c + n, head, chain, depth, False)
     for i in range(c + n - _lz.MIN_COPY, c - 1, -1):  # unchain the record, last first
         head[_lz.chain_hash(data, i, _lz.HASH_BITS)] = chain[i]
+    return data, found
+
+
+@njit(cache=True, nogil=True, inline='always')
+def parse(data, c, found, literal_price, distance_price):
+    """The symbols (``kernels.lz.symbols``) of the cheapest tokens of the
+    record ``data[c:]`` after the content ``data[:c]``, given its matches
+    ``found`` (``content_matches``), at these prices."""
     reps = np.array(_lz.FIRST_REPS, np.int32)
     starts, lengths, distances = found
-    token_lengths, token_distances = _lz.parse(data, c, c + n, starts, lengths, distances,
-                                               reps.copy(), _lz.REPS, literal_price,
+    token_lengths, token_distances = _lz.parse(data, c, data.shape[0], starts, lengths,
+                                               distances, reps.copy(), _lz.REPS, literal_price,
                                                distance_price)
     return _lz.symbols(data, c, reps, _lz.REPS, token_lengths, token_distances)
 
 
-@njit(cache=True, nogil=True)
-def encode_records(data, starts, window, c, head, chain, depth, literal_lengths,
-                   distance_lengths):
-    """``(payloads, payload_starts)``: each record ``data[starts[i]:
-    starts[i + 1]]`` (of at most ``window``'s room) parsed after the content
-    ``window[:c]`` at the prices of these code lengths, which must give
-    every symbol a code, and written in those codes, byte-padded, the
-    payloads end to end."""
-    literal_price = literal_lengths.astype(np.float64)
-    distance_price = distance_lengths.astype(np.float64)
-    literal_codes = _huffman.canonical_codes(literal_lengths)
-    distance_codes = _huffman.canonical_codes(distance_lengths)
-    n = starts.shape[0] - 1
-    payload_starts = np.zeros(n + 1, np.int64)
-    payloads = np.zeros(max(16, data.shape[0]), np.uint8)
-    for i in range(n):
-        symbols = _parse(window, c, data[starts[i]:starts[i + 1]], head, chain, depth,
-                         literal_price, distance_price)
-        bits = _lz.coded_bits(symbols[0], symbols[1], literal_lengths, distance_lengths,
-                              _lz.REPS)
-        at = payload_starts[i]
-        end = at + (bits + 7) // 8
-        while payloads.shape[0] < end:
-            payloads = np.concatenate((payloads, np.zeros(payloads.shape[0], np.uint8)))
-        literal, distance, length_extra, distance_extra = symbols
-        _lz.put_tokens(payloads[at:end], np.uint64(0), 0, 0, literal, distance, length_extra,
-                       distance_extra, literal_codes, literal_lengths, distance_codes,
-                       distance_lengths, _lz.REPS)
-        payload_starts[i + 1] = end
-    return payloads[:payload_starts[n]], payload_starts
+@njit(cache=True, nogil=True, inline='always')
+def _parse(window, c, record, head, chain, depth, literal_price, distance_price):
+    """``parse`` of ``record`` after the content ``window[:c]``."""
+    data, found = content_matches(window, c, record, head, chain, depth)
+    return parse(data, c, found, literal_price, distance_price)
 
 
 @njit(cache=True, nogil=True)

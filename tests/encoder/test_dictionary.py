@@ -118,7 +118,7 @@ def test_fewer_merges_count_as_tokenizing_with_fewer_merges(dictionary):
     """The trainer derives the token counts of a prefix of the merges from
     those of all of them; they are the counts of tokenizing with the
     prefix."""
-    from gagebpe.format.codings.dictionary_ids import joined
+    from gagebpe.format.codings.dictionary_records import joined
     from gagebpe.kernels import dictionary as kernels
     merges = dictionary.merges
     data, starts = joined(SAMPLES + RECORDS)

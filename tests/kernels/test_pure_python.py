@@ -106,13 +106,13 @@ pickle.dump((bytes(d), blobs, back), sys.stdout.buffer)
 
 
 def test_dictionaries_with_content():
-    """Training (content included), records by ids and by copies, and both
-    record readers give the same bytes as plain Python."""
+    """Training (content included), records by ids, by copies and by both,
+    and both record readers give the same bytes as plain Python."""
     from test_dictionary import RECORDS, SAMPLES
     records = RECORDS[:60]
     d = gagebpe.train_dictionary(SAMPLES, 4096)
     blobs = gagebpe.compress_many(records, dictionary=d)
-    assert d.content and len({b[len(d.head)] for b in blobs}) == 2  # ids and copies
+    assert d.content and len({b[len(d.head)] for b in blobs}) == 3  # all three codings
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     result = subprocess.run([sys.executable, "-W", "ignore", "-c", DICTIONARY_SCRIPT], env=env,
                             input=pickle.dumps((SAMPLES, records)), capture_output=True,

@@ -4,36 +4,22 @@ dictionary's code; nothing else is sent.
 
     payload = codes of the ids, MSB-first, then zero padding to a byte
 
-Records are coded many to a kernel call (``encode_many``): one record
-alone is the batch of one.  Whole streams of records are read by
+Records are coded many to a kernel call (``encode_many``,
+``format.codings.dictionary_records``): one record alone is the batch of
+one.  Whole streams of records are read by
 ``decoder.records``, a block of the general reader by ``decode_block``.
 """
-import numpy as np
 
 from ..._jit import njit
 from ...kernels import dictionary as _kernels
-from . import problems as _problems
+from . import dictionary_records as _records, problems as _problems
 from .registry import DICTIONARY_IDS
-
-
-def joined(records):
-    """``(data, starts)``: the records end to end, and where each starts."""
-    if len(records) == 1 and type(records[0]) is bytes:  # one record per call: no join
-        return np.frombuffer(records[0], np.uint8), np.array((0, len(records[0])), np.int64)
-    starts = np.zeros(len(records) + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, records), np.int64, len(records)), out=starts[1:])
-    data = np.frombuffer(b"".join(records), np.uint8)
-    return data, starts
 
 
 def encode_many(records, dictionary):
     """``(payloads, checks)``: each record's payload and data check."""
-    data, starts = joined(records)
-    payloads, payload_starts, checks = _kernels.encode_records(data, starts,
-                                                               *dictionary.encoding())
-    payloads = payloads.tobytes()
-    return ([payloads[payload_starts[i]:payload_starts[i + 1]] for i in range(len(records))],
-            checks.tolist())
+    _, payloads, checks = _records.encode_many(records, dictionary, (DICTIONARY_IDS,))
+    return payloads, checks
 
 
 def encode(data, dictionary):

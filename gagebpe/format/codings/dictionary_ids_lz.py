@@ -8,25 +8,14 @@ the dictionary's own two (``kernels.ids_lz.code_lengths``).
 
 from ..._jit import njit
 from ...kernels import dictionary as _kernels, ids_lz as _ids_lz
-from . import problems as _problems
+from . import dictionary_records as _records, problems as _problems
 from .registry import DICTIONARY_IDS_LZ
-from .dictionary_ids import joined
-from .dictionary_lz import DEPTH
 
 
 def encode_many(records, dictionary):
     """Each of ``records``' (bytes, not empty) payload; ``dictionary`` must
     take the coding (``Dictionary.ids_lz_encoding`` not None)."""
-    if not records:
-        return []
-    sizes, edges, symbols = dictionary.encoding()[2:5]
-    data, starts = joined(records)
-    window, head, chain = dictionary.content_finder(max(map(len, records)))
-    payloads, payload_starts = _ids_lz.encode_records(
-        data, starts, window, len(dictionary.content), head, chain, DEPTH, sizes, edges,
-        symbols, *dictionary.ids_lz_encoding())
-    payloads = payloads.tobytes()
-    return [payloads[payload_starts[i]:payload_starts[i + 1]] for i in range(len(records))]
+    return _records.encode_many(records, dictionary, (DICTIONARY_IDS_LZ,))[1]
 
 
 @njit(cache=True, nogil=True)

@@ -7,32 +7,14 @@ back into the dictionary's content.
 
 from ..._jit import njit
 from ...kernels import dictionary as _kernels, primed_lz as _primed
-from . import problems as _problems
+from . import dictionary_records as _records, problems as _problems
 from .registry import DICTIONARY_LZ
-from .dictionary_ids import joined
-
-# Candidates a record's position visits in the content and the record,
-# here and in DICTIONARY_IDS_LZ: 16 rather than 64 makes records (every
-# coding tried) 0.22% larger in 0.78 of the time, and DICTIONARY_IDS_LZ
-# alone, whose ids code the short repeats, 0.26% larger in 0.72 of the
-# time, over the 17 kinds at 256 B to 4 KB (``python
-# benchmarks/dictionary_depth.py``, with and without ``--records-whole``).
-DEPTH = 16
 
 
 def encode_many(records, dictionary):
     """Each of ``records``' (bytes, not empty) payload; ``dictionary`` must
     hold content."""
-    if not records:
-        return []
-    content, literal_lengths, distance_lengths = dictionary.lz_encoding()
-    data, starts = joined(records)
-    window, head, chain = dictionary.content_finder(max(map(len, records)))
-    payloads, payload_starts = _primed.encode_records(
-        data, starts, window, len(content), head, chain, DEPTH, literal_lengths,
-        distance_lengths)
-    payloads = payloads.tobytes()
-    return [payloads[payload_starts[i]:payload_starts[i + 1]] for i in range(len(records))]
+    return _records.encode_many(records, dictionary, (DICTIONARY_LZ,))[1]
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,68 @@
+"""Records coded with a dictionary, many to a call: each in the smallest
+of the dictionary codings asked (DICTIONARY_IDS, DICTIONARY_LZ,
+DICTIONARY_IDS_LZ), by one kernel (``kernels.dictionary_records``); each
+coding's module codes records through it, asking for that coding alone.
+"""
+import numpy as np
+
+from ...kernels import dictionary_records as _kernels
+from .registry import DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ
+
+# Candidates a record's position visits in the content and the record, in
+# both copy codings: 16 rather than 64 makes records (every coding tried)
+# 0.22% larger in 0.78 of the time, and DICTIONARY_IDS_LZ alone, whose ids
+# code the short repeats, 0.26% larger in 0.72 of the time, over the 17
+# kinds at 256 B to 4 KB (``python benchmarks/dictionary_depth.py``, with
+# and without ``--records-whole``).
+DEPTH = 16
+_TRIES = {DICTIONARY_IDS: _kernels.IDS, DICTIONARY_LZ: _kernels.LZ,
+          DICTIONARY_IDS_LZ: _kernels.IDS_LZ}
+_CODINGS = {bit: coding for coding, bit in _TRIES.items()}
+_NO_BYTES, _NO_INT32S = np.zeros(0, np.uint8), np.zeros(0, np.int32)
+_NO_IDS_LZ = (np.zeros(0, np.int64), _NO_BYTES, np.zeros(0), np.zeros(0, np.int64), _NO_BYTES,
+              np.zeros(0))
+
+
+def joined(records):
+    """``(data, starts)``: the records end to end, and where each starts."""
+    if len(records) == 1 and type(records[0]) is bytes:  # one record per call: no join
+        return np.frombuffer(records[0], np.uint8), np.array((0, len(records[0])), np.int64)
+    starts = np.zeros(len(records) + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, records), np.int64, len(records)), out=starts[1:])
+    data = np.frombuffer(b"".join(records), np.uint8)
+    return data, starts
+
+
+def codings_of(dictionary):
+    """The dictionary codings ``dictionary`` takes."""
+    if not dictionary.content:
+        return (DICTIONARY_IDS,)
+    if dictionary.ids_lz_encoding() is None:
+        return DICTIONARY_IDS, DICTIONARY_LZ
+    return DICTIONARY_IDS, DICTIONARY_LZ, DICTIONARY_IDS_LZ
+
+
+def encode_many(records, dictionary, codings, most=None):
+    """``(codings, payloads, checks)``: each of ``records`` (bytes, not
+    empty) in the smallest of ``codings`` (which ``dictionary`` must take),
+    the copy codings tried on records of at most ``most`` bytes (any if
+    None), its coding, its payload and its data check."""
+    if not records:
+        return [], [], []
+    longest = max(map(len, records))
+    most = longest if most is None else most
+    tries = sum(_TRIES[coding] for coding in codings)
+    finder, lz_lengths, ids_lz = (_NO_BYTES, 0, _NO_INT32S, _NO_INT32S, DEPTH), \
+        (_NO_BYTES, _NO_BYTES), _NO_IDS_LZ
+    if tries & (_kernels.LZ | _kernels.IDS_LZ) and min(most, longest) > 0:
+        window, head, chain = dictionary.content_finder(min(most, longest))
+        finder = (window, len(dictionary.content), head, chain, DEPTH)
+        lz_lengths = dictionary.lz_encoding()[1:]
+        ids_lz = dictionary.ids_lz_encoding() or _NO_IDS_LZ
+    else:
+        most = 0
+    payloads, starts, chosen, checks = _kernels.encode_records(
+        *joined(records), tries, dictionary.encoding(), finder, most, lz_lengths, ids_lz)
+    payloads = payloads.tobytes()
+    return ([_CODINGS[bit] for bit in chosen.tolist()],
+            [payloads[starts[i]:starts[i + 1]] for i in range(len(records))], checks.tolist())

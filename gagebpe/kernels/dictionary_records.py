@@ -1,0 +1,92 @@
+"""Records coded with a dictionary, many to a call (docs/DESIGN.md,
+"Dictionaries"): each record parsed in every coding it tries -- its ids
+(DICTIONARY_IDS, ``kernels.shortest_parse``), copies and literals
+(DICTIONARY_LZ, ``kernels.primed_lz``), ids and copies (DICTIONARY_IDS_LZ,
+``kernels.ids_lz``) -- and written in the one whose payload is smallest.
+The two copy codings parse over one search for matches, and a record
+costs one call for all: for a record of 64 bytes, three calls' handing
+over cost as much as a parse.
+"""
+import numpy as np
+
+from .._jit import njit
+from . import ids_lz as _ids_lz, lz as _lz, primed_lz as _primed
+from .huffman import canonical_codes, write_codes
+from .shortest_parse import shortest
+from .xxh64 import data_check
+
+# The codings a record tries, as bits of ``tries``.
+IDS, LZ, IDS_LZ = 1, 2, 4
+
+
+@njit(cache=True, nogil=True)
+def encode_records(data, starts, tries, ids_code, finder, most, lz_lengths, ids_lz_code):
+    """``(payloads, payload_starts, codings, checks)``: each record
+    ``data[starts[i]:starts[i + 1]]`` coded the smallest of the ``tries``
+    way (its bit in ``codings``, the first of equals in the order above),
+    the payloads end to end, and each record's data check.
+
+    ``ids_code`` is the dictionary's ``(codes, lengths, sizes, edges,
+    symbols, bits)`` (``Dictionary.encoding``); a record of at most
+    ``most`` bytes also tries the copy codings in ``tries``, over the
+    content finder ``finder`` ``(window, content length, head, chain,
+    depth)``, in the content's ``lz_lengths`` (literal/length, distance)
+    and DICTIONARY_IDS_LZ's ``ids_lz_code`` (``kernels.ids_lz.encoding``)."""
+    codes, lengths, sizes, edges, symbols, bits = ids_code
+    window, c, head, chain, depth = finder
+    literal_lengths, distance_lengths = lz_lengths
+    literal_price = literal_lengths.astype(np.float64)
+    distance_price = distance_lengths.astype(np.float64)
+    literal_codes = canonical_codes(literal_lengths)
+    distance_codes = canonical_codes(distance_lengths)
+    no_context = np.zeros(lengths.shape[1], np.uint8)
+    n = starts.shape[0] - 1
+    payload_starts = np.zeros(n + 1, np.int64)
+    payloads = np.zeros(max(16, data.shape[0]), np.uint8)
+    codings = np.zeros(n, np.int64)
+    checks = np.empty(n, np.int64)
+    ids = np.empty(0, np.int32)  # each coding's parse of the record, where tried
+    lz = (ids, ids, ids, ids)
+    tokens = (ids, ids, ids)
+    for i in range(n):
+        record = data[starts[i]:starts[i + 1]]
+        best = np.int64(1) << 62
+        if tries & IDS:
+            ids = shortest(record, sizes, lengths[0], edges, symbols, bits)
+            best, codings[i] = _bytes(lengths[0][ids].astype(np.int64).sum()), IDS
+        if tries & (LZ | IDS_LZ) and record.shape[0] <= most:
+            copied, found = _primed.content_matches(window, c, record, head, chain, depth)
+            if tries & LZ:
+                lz = _primed.parse(copied, c, found, literal_price, distance_price)
+                size = _bytes(_lz.coded_bits(lz[0], lz[1], literal_lengths, distance_lengths,
+                                             _lz.REPS))
+                if size < best:
+                    best, codings[i] = size, LZ
+            if tries & IDS_LZ:
+                tokens = _ids_lz.parse(copied, c, found, sizes, edges, symbols, ids_lz_code[2],
+                                       ids_lz_code[5])
+                size = _bytes(_ids_lz.written_bits(*tokens, ids_lz_code[1], ids_lz_code[4]))
+                if size < best:
+                    best, codings[i] = size, IDS_LZ
+        if codings[i] == 0:
+            raise ValueError("a record that no coding was tried on")
+        at = payload_starts[i]
+        while payloads.shape[0] < at + best:
+            payloads = np.concatenate((payloads, np.zeros(payloads.shape[0], np.uint8)))
+        out = payloads[at:at + best]
+        if codings[i] == IDS:
+            write_codes(ids, no_context, codes, lengths, out, 0)
+        elif codings[i] == LZ:
+            _lz.put_tokens(out, np.uint64(0), 0, 0, lz[0], lz[1], lz[2], lz[3], literal_codes,
+                           literal_lengths, distance_codes, distance_lengths, _lz.REPS)
+        else:
+            _ids_lz.write(out, *tokens, ids_lz_code[0], ids_lz_code[1], ids_lz_code[3],
+                          ids_lz_code[4])
+        payload_starts[i + 1] = at + best
+        checks[i] = data_check(record)
+    return payloads[:payload_starts[n]], payload_starts, codings, checks
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _bytes(bits):
+    return (bits + 7) // 8
