@@ -10,8 +10,9 @@ first half of the records and the second half (at most ``--records``) is
 coded each way: the DICTIONARY_IDS_LZ payloads alone, and each record's
 smallest of those, DICTIONARY_IDS's and DICTIONARY_LZ's (as
 ``compress_many`` chooses), in bytes over the first share's, per kind and
-in total; and those smallest over the smaller of the other two codings'
-alone (what the coding adds). Payloads of a share other than the format's
+in total; and at the format's share, the other two codings' smallest over
+those (what the coding adds), and those smallest without one of the
+other two tries over with it (what each try adds). Payloads of a share other than the format's
 are measured, not decodable.
 """
 import argparse
@@ -51,6 +52,7 @@ def main():
     args = parser.parse_args()
     totals = {share: [0, 0] for share in args.shares}
     others_total = 0
+    tries = {"no_lz": 0, "no_ids": 0, "chosen": 0}
     for kind, units in kinds().items():
         for size in args.sizes:
             all_records = records(units, size)
@@ -70,17 +72,27 @@ def main():
                 totals[share][1] += row[share][1]
             others_total += sum(others)
             first = row[args.shares[0]]
-            gain = (f"  without/with {sum(others) / row[ids_lz.ID_SHARE][1]:.3f}"
-                    if ids_lz.ID_SHARE in row else "")
+            gain = ""
+            if ids_lz.ID_SHARE in row:  # the format's share: what each try adds
+                alone = payloads(test, dictionary, ids_lz.ID_SHARE)
+                chosen = row[ids_lz.ID_SHARE][1]
+                no_lz = sum(min(a, b, len(r)) for a, b, r in zip(ids, alone, test))
+                no_ids = sum(min(a, b, len(r)) for a, b, r in zip(copies, alone, test))
+                for key, n in (("no_lz", no_lz), ("no_ids", no_ids), ("chosen", chosen)):
+                    tries[key] += n
+                gain = (f"  without it {sum(others) / chosen:.3f}, without the LZ try"
+                        f" {no_lz / chosen:.4f}, without the ids try {no_ids / chosen:.4f}")
             print(f"{kind:30s} {size:5d} " + "  ".join(
                 f"{share}: {a / first[0]:.4f} alone {b / first[1]:.4f} chosen"
                 for share, (a, b) in row.items()) + gain, flush=True)
     first = totals[args.shares[0]]
     print("total " + "  ".join(f"{share}: {a / first[0]:.4f} alone {b / first[1]:.4f} chosen"
                                for share, (a, b) in totals.items()))
-    if ids_lz.ID_SHARE in totals:
-        print(f"chosen with DICTIONARY_IDS_LZ over without: "
-              f"{others_total / totals[ids_lz.ID_SHARE][1]:.4f}")
+    if tries["chosen"]:
+        print(f"chosen without DICTIONARY_IDS_LZ over with it: "
+              f"{others_total / tries['chosen']:.4f}; without the DICTIONARY_LZ try "
+              f"{tries['no_lz'] / tries['chosen']:.4f}; without the DICTIONARY_IDS try "
+              f"{tries['no_ids'] / tries['chosen']:.4f}")
 
 
 if __name__ == "__main__":
