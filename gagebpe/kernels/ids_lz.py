@@ -235,16 +235,18 @@ def _take(word, valid, n):
 def decode(data, first, last, out, pos, size, table, distance_table, phrases, content):
     """Decode the payload ``data[first:last]`` into ``out[pos:pos + size]``;
     whether it is exactly that many bytes' tokens and zero padding.  Its
-    bits are kept in a word topped up once a token (twice more in a
-    copy), so that a code's look-up waits on a shift, not a load; nothing
-    need follow the payload."""
+    bits are kept in a word topped up where a code might not fit what is
+    left (twice more in a copy, for its extra bits), so that a code's
+    look-up mostly waits on a shift, not a load; nothing need follow the
+    payload."""
     end_bit = np.int64(8) * last
     start, end = np.int64(pos), np.int64(pos) + np.int64(size)
     before = content.shape[0]
     r0, r1, r2 = np.int64(1), np.int64(2), np.int64(3)
     at, word, valid = np.int64(first), np.uint64(0), np.int64(0)
     while pos < end:
-        word, valid, at = _refill(data, at, word, valid)
+        if valid < _huffman.MAX_LENGTH:
+            word, valid, at = _refill(data, at, word, valid)
         entry, n = _huffman.peek_in(word, table, np.int64(0))
         if n == 0:
             return False
@@ -259,7 +261,8 @@ def decode(data, first, last, out, pos, size, table, distance_table, phrases, co
                         np.uint64(end))
             pos += np.int64(length)
             continue
-        s = entry >> 1  # a copy: the length's extra bits fit what is left
+        s = entry >> 1  # a copy
+        word, valid, at = _refill(data, at, word, valid)
         extra, word, valid = _take(word, valid, _lz.slot_extra(s))
         length = _lz.MIN_COPY + _lz.slot_base(s) + extra
         word, valid, at = _refill(data, at, word, valid)
