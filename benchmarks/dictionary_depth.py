@@ -22,7 +22,7 @@ from gagebpe.format.codings import dictionary_ids_lz, dictionary_records
 
 DEPTH = dictionary_records.DEPTH
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from records import SIZES, kinds, records  # noqa: E402
+from records import SIZES, with_copies  # noqa: E402
 
 
 def coded(test, dictionary, depth, whole):
@@ -47,24 +47,17 @@ def main():
     parser.add_argument("--records-whole", action="store_true")
     args = parser.parse_args()
     totals = {depth: [0, 0.0] for depth in args.depths}
-    for kind, units in kinds().items():
-        for size in args.sizes:
-            all_records = records(units, size)
-            half = len(all_records) // 2
-            dictionary_records.DEPTH = DEPTH  # the trainer's
-            dictionary = gagebpe.train_dictionary(all_records[:half], 64 << 10)
-            test = all_records[half:][:args.records]
-            if dictionary.ids_lz_encoding() is None or not test:
-                continue
-            row = {depth: coded(test, dictionary, depth, args.records_whole)
-                   for depth in args.depths}
-            first = row[args.depths[0]]
-            for depth, (n, t) in row.items():
-                totals[depth][0] += n
-                totals[depth][1] += t
-            print(f"{kind:30s} {size:5d} " + "  ".join(
-                f"{depth}: {n / first[0]:.4f} bytes {t / first[1]:.2f} time"
-                for depth, (n, t) in row.items()), flush=True)
+    for kind, size, dictionary, test in with_copies(args.sizes, args.records):
+        row = {depth: coded(test, dictionary, depth, args.records_whole)
+               for depth in args.depths}
+        dictionary_records.DEPTH = DEPTH  # the next dictionary is trained at the default
+        first = row[args.depths[0]]
+        for depth, (n, t) in row.items():
+            totals[depth][0] += n
+            totals[depth][1] += t
+        print(f"{kind:30s} {size:5d} " + "  ".join(
+            f"{depth}: {n / first[0]:.4f} bytes {t / first[1]:.2f} time"
+            for depth, (n, t) in row.items()), flush=True)
     first = totals[args.depths[0]]
     print("total " + "  ".join(f"{depth}: {n / first[0]:.4f} bytes {t / first[1]:.2f} time"
                                for depth, (n, t) in totals.items()))

@@ -19,14 +19,13 @@ import argparse
 import sys
 from pathlib import Path
 
-import gagebpe
 from gagebpe.format.codings import dictionary_ids, dictionary_lz
 from gagebpe.format.codings.dictionary_records import DEPTH, joined
 from gagebpe.format.dictionary import LITERAL_SYMBOLS
 from gagebpe.kernels import dictionary_records, ids_lz
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from records import SIZES, kinds, records  # noqa: E402
+from records import SIZES, with_copies  # noqa: E402
 
 
 def payloads(test, dictionary, share):
@@ -53,38 +52,31 @@ def main():
     totals = {share: [0, 0] for share in args.shares}
     others_total = 0
     tries = {"no_lz": 0, "no_ids": 0, "chosen": 0}
-    for kind, units in kinds().items():
-        for size in args.sizes:
-            all_records = records(units, size)
-            half = len(all_records) // 2
-            dictionary = gagebpe.train_dictionary(all_records[:half], 64 << 10)
-            test = all_records[half:][:args.records]
-            if dictionary.ids_lz_encoding() is None or not test:
-                continue
-            ids = [len(p) for p in dictionary_ids.encode_many(test, dictionary)[0]]
-            copies = [len(p) for p in dictionary_lz.encode_many(test, dictionary)]
-            others = [min(a, b, len(r)) for a, b, r in zip(ids, copies, test)]
-            row = {}
-            for share in args.shares:
-                alone = payloads(test, dictionary, share)
-                row[share] = (sum(alone), sum(map(min, zip(alone, others))))
-                totals[share][0] += row[share][0]
-                totals[share][1] += row[share][1]
-            others_total += sum(others)
-            first = row[args.shares[0]]
-            gain = ""
-            if ids_lz.ID_SHARE in row:  # the format's share: what each try adds
-                alone = payloads(test, dictionary, ids_lz.ID_SHARE)
-                chosen = row[ids_lz.ID_SHARE][1]
-                no_lz = sum(min(a, b, len(r)) for a, b, r in zip(ids, alone, test))
-                no_ids = sum(min(a, b, len(r)) for a, b, r in zip(copies, alone, test))
-                for key, n in (("no_lz", no_lz), ("no_ids", no_ids), ("chosen", chosen)):
-                    tries[key] += n
-                gain = (f"  without it {sum(others) / chosen:.3f}, without the LZ try"
-                        f" {no_lz / chosen:.4f}, without the ids try {no_ids / chosen:.4f}")
-            print(f"{kind:30s} {size:5d} " + "  ".join(
-                f"{share}: {a / first[0]:.4f} alone {b / first[1]:.4f} chosen"
-                for share, (a, b) in row.items()) + gain, flush=True)
+    for kind, size, dictionary, test in with_copies(args.sizes, args.records):
+        ids = [len(p) for p in dictionary_ids.encode_many(test, dictionary)[0]]
+        copies = [len(p) for p in dictionary_lz.encode_many(test, dictionary)]
+        others = [min(a, b, len(r)) for a, b, r in zip(ids, copies, test)]
+        row = {}
+        for share in args.shares:
+            alone = payloads(test, dictionary, share)
+            row[share] = (sum(alone), sum(map(min, zip(alone, others))))
+            totals[share][0] += row[share][0]
+            totals[share][1] += row[share][1]
+        others_total += sum(others)
+        first = row[args.shares[0]]
+        gain = ""
+        if ids_lz.ID_SHARE in row:  # the format's share: what each try adds
+            alone = payloads(test, dictionary, ids_lz.ID_SHARE)
+            chosen = row[ids_lz.ID_SHARE][1]
+            no_lz = sum(min(a, b, len(r)) for a, b, r in zip(ids, alone, test))
+            no_ids = sum(min(a, b, len(r)) for a, b, r in zip(copies, alone, test))
+            for key, n in (("no_lz", no_lz), ("no_ids", no_ids), ("chosen", chosen)):
+                tries[key] += n
+            gain = (f"  without it {sum(others) / chosen:.3f}, without the LZ try"
+                    f" {no_lz / chosen:.4f}, without the ids try {no_ids / chosen:.4f}")
+        print(f"{kind:30s} {size:5d} " + "  ".join(
+            f"{share}: {a / first[0]:.4f} alone {b / first[1]:.4f} chosen"
+            for share, (a, b) in row.items()) + gain, flush=True)
     first = totals[args.shares[0]]
     print("total " + "  ".join(f"{share}: {a / first[0]:.4f} alone {b / first[1]:.4f} chosen"
                                for share, (a, b) in totals.items()))

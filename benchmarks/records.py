@@ -309,6 +309,24 @@ def records(units, size):
     return out + [current] if current else out
 
 
+def with_copies(sizes, most, only=("",), dictionary_size=64 << 10):
+    """``(kind, size, dictionary, test)`` for each kind whose name holds
+    one of ``only`` and each of ``sizes`` where the trained dictionary
+    takes DICTIONARY_IDS_LZ: a dictionary trained on the first half of the
+    records, and at most ``most`` records of the second half."""
+    import gagebpe
+    for kind, units in kinds().items():
+        if not any(text in kind for text in only):
+            continue
+        for size in sizes:
+            found = records(units, size)
+            half = len(found) // 2
+            dictionary = gagebpe.train_dictionary(found[:half], dictionary_size)
+            test = found[half:][:most]
+            if dictionary.ids_lz_encoding() is not None and test:
+                yield kind, size, dictionary, test
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out", type=Path, help="directory to write the records into")
