@@ -11,7 +11,7 @@ import numpy as np
 
 from .._jit import njit
 from . import ids_lz as _ids_lz, lz as _lz, primed_lz as _primed
-from .huffman import canonical_codes, write_codes
+from .huffman import canonical_codes
 from .shortest_parse import shortest
 from .xxh64 import data_check
 
@@ -39,7 +39,6 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_lengths, ids_
     distance_price = distance_lengths.astype(np.float64)
     literal_codes = canonical_codes(literal_lengths)
     distance_codes = canonical_codes(distance_lengths)
-    no_context = np.zeros(lengths.shape[1], np.uint8)
     n = starts.shape[0] - 1
     payload_starts = np.zeros(n + 1, np.int64)
     payloads = np.zeros(max(16, data.shape[0]), np.uint8)
@@ -75,7 +74,7 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_lengths, ids_
             payloads = np.concatenate((payloads, np.zeros(payloads.shape[0], np.uint8)))
         out = payloads[at:at + best]
         if codings[i] == IDS:
-            write_codes(ids, no_context, codes, lengths, out, 0)
+            _write_ids(out, ids, codes[0], lengths[0])
         elif codings[i] == LZ:
             _lz.put_tokens(out, np.uint64(0), 0, 0, lz[0], lz[1], lz[2], lz[3], literal_codes,
                            literal_lengths, distance_codes, distance_lengths, _lz.REPS)
@@ -85,6 +84,15 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_lengths, ids_
         payload_starts[i + 1] = at + best
         checks[i] = data_check(record)
     return payloads[:payload_starts[n]], payload_starts, codings, checks
+
+
+@njit(cache=True, nogil=True)
+def _write_ids(out, ids, codes, lengths):
+    """The codes of ``ids`` into ``out``, byte-padded."""
+    acc, nbits, pos = np.uint64(0), np.int64(0), 0
+    for s in ids:
+        acc, nbits, pos = _lz._put(out, acc, nbits, pos, codes[s], lengths[s])
+    _lz._flush(out, acc, nbits, pos)
 
 
 @njit(cache=True, nogil=True, inline='always')
