@@ -70,7 +70,10 @@ def test_a_dictionary_whose_copies_have_no_code_takes_no_such_blocks(dictionary)
     payload, = dictionary_ids_lz.encode_many([RECORDS[0]], dictionary)
     for other, fault in ((plain, "holds no content"), (without, "does not decode")):
         blob = stream(RECORDS[0], payload, other)
-        assert gagebpe.compress_many(RECORDS[:5], dictionary=other)  # codes without it
+        # Records are coded without it, and without copies where the
+        # content's code gives them none.
+        assert gagebpe.decompress_many(gagebpe.compress_many(RECORDS, dictionary=other),
+                                       dictionary=other) == RECORDS
         for decode in (lambda b: gagebpe.decompress(b, dictionary=other),
                        lambda b: gagebpe.decompress_many([b], dictionary=other)):
             with pytest.raises(gagebpe.GageBPEError, match=fault):

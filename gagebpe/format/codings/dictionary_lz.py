@@ -13,7 +13,7 @@ from .registry import DICTIONARY_LZ
 
 def encode_many(records, dictionary):
     """Each of ``records``' (bytes, not empty) payload; ``dictionary`` must
-    hold content."""
+    hold content whose codes give every symbol a code."""
     return _records.encode_many(records, dictionary, (DICTIONARY_LZ,))[1]
 
 

@@ -34,12 +34,17 @@ def joined(records):
 
 
 def codings_of(dictionary):
-    """The dictionary codings ``dictionary`` takes."""
-    if not dictionary.content:
-        return (DICTIONARY_IDS,)
-    if dictionary.ids_lz_encoding() is None:
-        return DICTIONARY_IDS, DICTIONARY_LZ
-    return DICTIONARY_IDS, DICTIONARY_LZ, DICTIONARY_IDS_LZ
+    """The dictionary codings ``dictionary``'s records are tried in:
+    DICTIONARY_LZ only where its content's codes give every symbol a code
+    (the format lets them leave some out, and its parse cannot price a
+    symbol it may not use), DICTIONARY_IDS_LZ where the dictionary takes
+    it (its parse leaves out what has no code)."""
+    codings = [DICTIONARY_IDS]
+    if dictionary.content and dictionary.lz_lengths.all():
+        codings.append(DICTIONARY_LZ)
+    if dictionary.ids_lz_encoding() is not None:
+        codings.append(DICTIONARY_IDS_LZ)
+    return tuple(codings)
 
 
 def encode_many(records, dictionary, codings, most=None):
