@@ -22,7 +22,7 @@ from pathlib import Path
 from gagebpe.format.codings import dictionary_ids, dictionary_lz
 from gagebpe.format.codings.dictionary_records import DEPTH, joined
 from gagebpe.format.dictionary import LITERAL_SYMBOLS
-from gagebpe.kernels import dictionary_records, ids_lz
+from gagebpe.kernels import dictionary_records, huffman, ids_lz
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from records import SIZES, with_copies  # noqa: E402
@@ -33,13 +33,13 @@ def payloads(test, dictionary, share):
     code of ``share``."""
     lengths = ids_lz.code_lengths(dictionary.lengths, dictionary.lz_lengths[:LITERAL_SYMBOLS],
                                   share)
-    encoding = ids_lz.encoding(lengths, dictionary.lz_lengths[LITERAL_SYMBOLS:])
+    encoding = huffman.prepared(lengths, dictionary.lz_lengths[LITERAL_SYMBOLS:])
     most = max(map(len, test))
     window, head, chain = dictionary.content_finder(most)
     _, payload_starts, _, _ = dictionary_records.encode_records(
         *joined(test), dictionary_records.IDS_LZ, dictionary.encoding(),
         (window, len(dictionary.content), head, chain, DEPTH), most,
-        dictionary.lz_encoding()[1:], encoding)
+        dictionary.lz_codes, encoding)
     return [int(b - a) for a, b in zip(payload_starts[:-1], payload_starts[1:])]
 
 

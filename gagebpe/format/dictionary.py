@@ -190,18 +190,24 @@ class Dictionary:
         return (np.frombuffer(self.content, np.uint8), self.lz_lengths[:LITERAL_SYMBOLS],
                 self.lz_lengths[LITERAL_SYMBOLS:])
 
+    @functools.cached_property
+    def lz_codes(self) -> tuple:
+        """The content's two codes (literal/length, distance) as DICTIONARY_LZ
+        records are coded in them, each ``kernels.huffman.prepared``."""
+        return _huffman.prepared(*self.lz_encoding()[1:])
+
     def ids_lz_encoding(self) -> tuple | None:
-        """The codes DICTIONARY_IDS_LZ records are coded in
-        (``kernels.ids_lz.encoding``: the block code's codes and lengths
-        first, ``kernels.ids_lz.code_lengths``), or None where the
+        """The codes DICTIONARY_IDS_LZ records are coded in, the block
+        code's (``kernels.ids_lz.code_lengths``) and the content's distance
+        code, each ``kernels.huffman.prepared``; or None where the
         dictionary takes none (no content, or no copy has a code)."""
         if self._ids_lz is None:
             self._ids_lz = ()
             if self.content:
                 lengths = _ids_lz.code_lengths(self.lengths, self.lz_lengths[:LITERAL_SYMBOLS])
                 if len(lengths):
-                    self._ids_lz = _ids_lz.encoding(lengths,
-                                                    self.lz_lengths[LITERAL_SYMBOLS:])
+                    self._ids_lz = _huffman.prepared(lengths,
+                                                     self.lz_lengths[LITERAL_SYMBOLS:])
         return self._ids_lz or None
 
     def content_finder(self, most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

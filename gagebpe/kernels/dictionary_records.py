@@ -11,7 +11,6 @@ import numpy as np
 
 from .._jit import njit
 from . import ids_lz as _ids_lz, lz as _lz, primed_lz as _primed
-from .huffman import canonical_codes
 from .shortest_parse import shortest
 from .xxh64 import data_check
 
@@ -20,7 +19,7 @@ IDS, LZ, IDS_LZ = 1, 2, 4
 
 
 @njit(cache=True, nogil=True)
-def encode_records(data, starts, tries, ids_code, finder, most, lz_lengths, ids_lz_code):
+def encode_records(data, starts, tries, ids_code, finder, most, lz_code, ids_lz_code):
     """``(payloads, payload_starts, codings, checks)``: each record
     ``data[starts[i]:starts[i + 1]]`` coded the smallest of the ``tries``
     way (its bit in ``codings``, the first of equals in the order above),
@@ -30,15 +29,12 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_lengths, ids_
     symbols, bits)`` (``Dictionary.encoding``); a record of at most
     ``most`` bytes also tries the copy codings in ``tries``, over the
     content finder ``finder`` ``(window, content length, head, chain,
-    depth)``, in the content's ``lz_lengths`` (literal/length, distance)
-    and DICTIONARY_IDS_LZ's ``ids_lz_code`` (``kernels.ids_lz.encoding``)."""
+    depth)``, in the content's two codes ``lz_code`` and DICTIONARY_IDS_LZ's
+    ``ids_lz_code`` (``Dictionary.lz_codes`` and ``.ids_lz_encoding``)."""
     codes, lengths, sizes, edges, symbols, bits = ids_code
     window, c, head, chain, depth = finder
-    literal_lengths, distance_lengths = lz_lengths
-    literal_price = literal_lengths.astype(np.float64)
-    distance_price = distance_lengths.astype(np.float64)
-    literal_codes = canonical_codes(literal_lengths)
-    distance_codes = canonical_codes(distance_lengths)
+    (literal_codes, literal_lengths, literal_price, distance_codes, distance_lengths,
+     distance_price) = lz_code
     n = starts.shape[0] - 1
     payload_starts = np.zeros(n + 1, np.int64)
     payloads = np.zeros(max(16, data.shape[0]), np.uint8)

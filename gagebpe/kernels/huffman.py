@@ -93,6 +93,18 @@ def is_complete(lengths):
 
 # -- encoding ------------------------------------------------------------------------
 
+def prepared(*codes):
+    """``(canonical codes, lengths, prices)`` of each code's lengths in
+    ``codes`` in turn, one flat tuple: what an encoder takes of its codes,
+    made once per code, not per call (a price is a symbol's bits,
+    infinite where it has no code, so that a parse never takes it)."""
+    out: tuple = ()
+    for lengths in codes:
+        out += (canonical_codes(lengths), lengths,
+                np.where(lengths > 0, lengths.astype(np.float64), np.inf))
+    return out
+
+
 @njit(cache=True, nogil=True)
 def encoded_bits(symbols, lengths):
     total = np.int64(0)

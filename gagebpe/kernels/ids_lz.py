@@ -165,19 +165,6 @@ def write(out, token_lengths, token_distances, token_ids, codes, lengths, distan
     _lz._flush(out, acc, nbits, pos)
 
 
-def encoding(lengths, distance_lengths):
-    """``(codes, lengths, prices, distance codes, distance lengths,
-    distance prices)``: what ``kernels.dictionary_records`` takes of a dictionary's
-    block code (``code_lengths``) and distance code, made once per
-    dictionary (a price is a code's bits, infinite where it has none)."""
-    def prices(lengths):
-        return np.where(lengths > 0, lengths.astype(np.float64), np.inf)
-
-    return (_huffman.canonical_codes(lengths), lengths, prices(lengths),
-            _huffman.canonical_codes(distance_lengths), distance_lengths,
-            prices(distance_lengths))
-
-
 @njit(cache=True, nogil=True)
 def written_bits(token_lengths, token_distances, token_ids, lengths, distance_lengths):
     """The bits ``write`` writes for these tokens."""

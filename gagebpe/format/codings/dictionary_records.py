@@ -5,7 +5,7 @@ coding's module codes records through it, asking for that coding alone.
 """
 import numpy as np
 
-from ...kernels import dictionary_records as _kernels
+from ...kernels import dictionary_records as _kernels, huffman as _huffman
 from .registry import DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ
 
 # Candidates a record's position visits in the content and the record, in
@@ -19,8 +19,7 @@ _TRIES = {DICTIONARY_IDS: _kernels.IDS, DICTIONARY_LZ: _kernels.LZ,
           DICTIONARY_IDS_LZ: _kernels.IDS_LZ}
 _CODINGS = {bit: coding for coding, bit in _TRIES.items()}
 _NO_BYTES, _NO_INT32S = np.zeros(0, np.uint8), np.zeros(0, np.int32)
-_NO_IDS_LZ = (np.zeros(0, np.int64), _NO_BYTES, np.zeros(0), np.zeros(0, np.int64), _NO_BYTES,
-              np.zeros(0))
+_NO_CODES = _huffman.prepared(_NO_BYTES, _NO_BYTES)  # for codings not tried
 
 
 def joined(records):
@@ -57,17 +56,16 @@ def encode_many(records, dictionary, codings, most=None):
     longest = max(map(len, records))
     most = longest if most is None else most
     tries = sum(_TRIES[coding] for coding in codings)
-    finder, lz_lengths, ids_lz = (_NO_BYTES, 0, _NO_INT32S, _NO_INT32S, DEPTH), \
-        (_NO_BYTES, _NO_BYTES), _NO_IDS_LZ
+    finder, lz_codes, ids_lz = (_NO_BYTES, 0, _NO_INT32S, _NO_INT32S, DEPTH), _NO_CODES, _NO_CODES
     if tries & (_kernels.LZ | _kernels.IDS_LZ) and min(most, longest) > 0:
         window, head, chain = dictionary.content_finder(min(most, longest))
         finder = (window, len(dictionary.content), head, chain, DEPTH)
-        lz_lengths = dictionary.lz_encoding()[1:]
-        ids_lz = dictionary.ids_lz_encoding() or _NO_IDS_LZ
+        lz_codes = dictionary.lz_codes
+        ids_lz = dictionary.ids_lz_encoding() or _NO_CODES
     else:
         most = 0
     payloads, starts, chosen, checks = _kernels.encode_records(
-        *joined(records), tries, dictionary.encoding(), finder, most, lz_lengths, ids_lz)
+        *joined(records), tries, dictionary.encoding(), finder, most, lz_codes, ids_lz)
     payloads = payloads.tobytes()
     return ([_CODINGS[bit] for bit in chosen.tolist()],
             [payloads[starts[i]:starts[i + 1]] for i in range(len(records))], checks.tolist())
