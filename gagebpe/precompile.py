@@ -152,6 +152,7 @@ def _exercise():
     written |= {coding for blob in blobs for coding in _codings(blob, d)}
     _check(gagebpe.decompress_many(blobs, dictionary=d) == lines[300:], "decompress_many")
     _check(gagebpe.decompress(blobs[0], dictionary=d) == lines[300], "a record")
+    _check(gagebpe.compress(lines[300], dictionary=d) == blobs[0], "a record per call")
     big = sample(100_000)
     blob = gagebpe.compress(big, dictionary=d)
     written |= _codings(blob, d)

@@ -191,7 +191,7 @@ def with_content(within, trial, size):
         probe = trial.probe(len(base.merges) / max(1, len(dictionary.merges)))
         probe = probe.with_content(candidate.content, lz_lengths)
         bits = sum(min(len(p), len(r)) for p, r in zip(
-            _records.encode_many(test, probe, _records.codings_of(probe))[1], test))
+            _records.encode_many(test, probe, probe.codings)[1], test))
         if bits < best_bits:
             best, best_bits = candidate, bits
     return best

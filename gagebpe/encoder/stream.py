@@ -198,7 +198,8 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     if (dictionary is not None and type(data) is bytes
             and 0 < len(data) <= min(DICTIONARY_ALONE, block_size)):
         check_threads(threads)  # a record: what compress_many gives it
-        return _record_streams([data], _one(dictionary))[0]
+        from ..format.codings.dictionary_records import stream
+        return stream(data, _one(dictionary))
     coder = _BlockCoder(chosen, check_threads(threads), _one(dictionary))
     with memoryview(data) as view, view.cast("B") as data:
         # Every block, the last one too, in one batch: threads share them all.
@@ -221,7 +222,9 @@ def _one(dictionary):
     """The ``Dictionary`` for what a caller gave (it or its bytes), or None."""
     if dictionary is None:
         return None
-    from ..format.dictionary import given
+    from ..format.dictionary import Dictionary, given
+    if type(dictionary) is Dictionary:
+        return dictionary
     return next(iter(given(dictionary).values()))
 
 
@@ -234,7 +237,7 @@ def _records(records, dictionary):
     from ..format.codings import dictionary_records
     blocks = []
     for record, coding, payload, check in zip(records, *dictionary_records.encode_many(
-            records, dictionary, dictionary_records.codings_of(dictionary), DICTIONARY_COPIES)):
+            records, dictionary, dictionary.codings, DICTIONARY_COPIES)):
         if len(payload) >= len(record):
             coding, payload = STORED, bytes(record)
         blocks.append(_container.block(coding, payload, record, check))

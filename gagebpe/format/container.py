@@ -18,7 +18,8 @@ from typing import BinaryIO, NamedTuple
 
 from .._errors import BAD_END, BAD_MAGIC, TRUNCATED, GageBPEError
 from ..plain import kernels_loaded
-from ..plain.varint import varint, varint_at
+from ..plain.varint import VARINT_BYTES, put_varint, varint_at
+from ..plain.varint import varint  # noqa: F401 -- where the tests and vectors take it
 from .codings.registry import END_OF_BLOCKS, HEAD_BYTES, STORED, check_coding, merge_count
 
 MAGIC = b"\x89GBP"
@@ -89,10 +90,23 @@ def single_stream(framed, dictionary_id=None):
     if not None."""
     if framed is None:
         return _head(False, dictionary_id) + bytes([END_OF_BLOCKS])
-    coding, size, payload_size, data_check, _ = BLOCK_HEADER.unpack_from(framed)
-    sizes = varint(size) + (b"" if coding == STORED else varint(payload_size))
-    return (_head(False, dictionary_id) + bytes([coding]) + sizes + CHECK.pack(data_check)
-            + framed[BLOCK_HEADER.size:])
+    header = bytearray(SINGLE_HEADER_MOST)
+    end = put_single_block(header, 0, *BLOCK_HEADER.unpack_from(framed)[:4])
+    return _head(False, dictionary_id) + header[:end] + framed[BLOCK_HEADER.size:]
+
+
+def put_single_block(out, at, coding, size, payload_size, data_check):
+    """Write the single layout's block header at ``out[at:]`` (a bytearray
+    or uint8 array with SINGLE_HEADER_MOST bytes of room): where its
+    payload begins.  Plain enough for Numba to compile, so that a kernel
+    writes a whole stream (``kernels.dictionary_records``)."""
+    out[at] = coding
+    at = put_varint(out, at + 1, size)
+    if coding != STORED:
+        at = put_varint(out, at, payload_size)
+    for i in range(_CHECK_SIZE):
+        out[at + i] = (data_check >> (8 * i)) & 0xFF
+    return at + _CHECK_SIZE
 
 
 def trailer(index):
@@ -110,6 +124,7 @@ def trailer_size(n_blocks):
 # ``single_block``'s answers instead of a coding
 PART, MALFORMED = -1, -2
 _CHECK_SIZE = CHECK.size  # a number, which a kernel can read
+SINGLE_HEADER_MOST = 1 + 2 * VARINT_BYTES + CHECK.size  # a single block's header, at most
 
 
 def single_block(data, at):

@@ -32,6 +32,7 @@ from ..kernels import (bits as _bits, coded_sequence as _coded_sequence,
                        ids_lz as _ids_lz, lz as _lz, rank_merge as _rank_merge)
 from ..kernels.xxh64 import block_check
 from . import container as _container
+from .codings.registry import DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ
 
 MAGIC = b"\x89GBD"
 # The latest revision this reader reads: 0 holds no content, 1 content and
@@ -209,6 +210,20 @@ class Dictionary:
                     self._ids_lz = _huffman.prepared(lengths,
                                                      self.lz_lengths[LITERAL_SYMBOLS:])
         return self._ids_lz or None
+
+    @functools.cached_property
+    def codings(self) -> tuple[int, ...]:
+        """The codings its records are tried in: DICTIONARY_IDS;
+        DICTIONARY_LZ only where its content's codes give every symbol a
+        code (the format lets them leave some out, and that coding's parse
+        cannot price a symbol it may not use); DICTIONARY_IDS_LZ where it
+        takes it (its parse leaves out what has no code)."""
+        codings = [DICTIONARY_IDS]
+        if self.content and self.lz_lengths.all():
+            codings.append(DICTIONARY_LZ)
+        if self.ids_lz_encoding() is not None:
+            codings.append(DICTIONARY_IDS_LZ)
+        return tuple(codings)
 
     def content_finder(self, most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``kernels.primed_lz.content_finder``'s ``(window, head, chain)``

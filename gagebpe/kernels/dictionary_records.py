@@ -5,17 +5,24 @@
 ``kernels.ids_lz``) -- and written in the one whose payload is smallest.
 The two copy codings parse over one search for matches, and a record
 costs one call for all: for a record of 64 bytes, three calls' handing
-over cost as much as a parse.
+over cost as much as a parse.  One record's whole stream, framed by the
+container's own writer, is one call too (``encode_stream``): handing back
+a batch's four arrays cost a record of 64 bytes more than its framing.
 """
 import numpy as np
 
-from .._jit import njit
+from .._jit import jitable, njit
+from ..format import container as _container
+from ..format.codings.registry import (DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ,
+                                      STORED)
 from . import ids_lz as _ids_lz, lz as _lz, primed_lz as _primed
+from . import varint as _varint  # noqa: F401 -- lets put_single_block's put_varint compile
 from .shortest_parse import shortest
 from .xxh64 import data_check
 
 # The codings a record tries, as bits of ``tries``.
 IDS, LZ, IDS_LZ = 1, 2, 4
+put_single_block = jitable(_container.put_single_block)
 
 
 @njit(cache=True, nogil=True)
@@ -31,55 +38,94 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_code, ids_lz_
     content finder ``finder`` ``(window, content length, head, chain,
     depth)``, in the content's two codes ``lz_code`` and DICTIONARY_IDS_LZ's
     ``ids_lz_code`` (``Dictionary.lz_codes`` and ``.ids_lz_encoding``)."""
-    codes, lengths, sizes, edges, symbols, bits = ids_code
-    window, c, head, chain, depth = finder
-    (literal_codes, literal_lengths, literal_price, distance_codes, distance_lengths,
-     distance_price) = lz_code
     n = starts.shape[0] - 1
     payload_starts = np.zeros(n + 1, np.int64)
     payloads = np.zeros(max(16, data.shape[0]), np.uint8)
     codings = np.zeros(n, np.int64)
     checks = np.empty(n, np.int64)
-    ids = np.empty(0, np.int32)  # each coding's parse of the record, where tried
-    lz = (ids, ids, ids, ids)
-    tokens = (ids, ids, ids)
     for i in range(n):
         record = data[starts[i]:starts[i + 1]]
-        best = np.int64(1) << 62
-        if tries & IDS:
-            ids = shortest(record, sizes, lengths[0], edges, symbols, bits)
-            best, codings[i] = _bytes(lengths[0][ids].astype(np.int64).sum()), IDS
-        if tries & (LZ | IDS_LZ) and record.shape[0] <= most:
-            copied, found = _primed.content_matches(window, c, record, head, chain, depth)
-            if tries & LZ:
-                lz = _primed.parse(copied, c, found, literal_price, distance_price)
-                size = _bytes(_lz.coded_bits(lz[0], lz[1], literal_lengths, distance_lengths,
-                                             _lz.REPS))
-                if size < best:
-                    best, codings[i] = size, LZ
-            if tries & IDS_LZ:
-                tokens = _ids_lz.parse(copied, c, found, sizes, edges, symbols, ids_lz_code[2],
-                                       ids_lz_code[5])
-                size = _bytes(_ids_lz.written_bits(*tokens, ids_lz_code[1], ids_lz_code[4]))
-                if size < best:
-                    best, codings[i] = size, IDS_LZ
-        if codings[i] == 0:
-            raise ValueError("a record that no coding was tried on")
+        codings[i], best, parses = _parsed(record, tries, ids_code, finder, most, lz_code,
+                                           ids_lz_code)
         at = payload_starts[i]
         while payloads.shape[0] < at + best:
             payloads = np.concatenate((payloads, np.zeros(payloads.shape[0], np.uint8)))
-        out = payloads[at:at + best]
-        if codings[i] == IDS:
-            _write_ids(out, ids, codes[0], lengths[0])
-        elif codings[i] == LZ:
-            _lz.put_tokens(out, np.uint64(0), 0, 0, lz[0], lz[1], lz[2], lz[3], literal_codes,
-                           literal_lengths, distance_codes, distance_lengths, _lz.REPS)
-        else:
-            _ids_lz.write(out, *tokens, ids_lz_code[0], ids_lz_code[1], ids_lz_code[3],
-                          ids_lz_code[4])
+        _write(payloads[at:at + best], codings[i], parses, ids_code, lz_code, ids_lz_code)
         payload_starts[i + 1] = at + best
         checks[i] = data_check(record)
     return payloads[:payload_starts[n]], payload_starts, codings, checks
+
+
+@njit(cache=True, nogil=True)
+def encode_stream(record, tries, ids_code, finder, most, lz_code, ids_lz_code, head, out):
+    """The single stream of ``record`` (not empty) written into ``out``,
+    which has room for ``head`` (the stream's bytes before its block),
+    SINGLE_HEADER_MOST bytes and the record: its one block coded as
+    ``encode_records`` codes it, or STORED where that is no smaller; its
+    size.  One kernel call makes the whole stream, as one per record
+    per call costs less than handing back the arrays of a batch."""
+    coding, best, parses = _parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code)
+    n = record.shape[0]
+    at = head.shape[0]
+    out[:at] = head
+    number = STORED
+    if best < n:
+        number = (DICTIONARY_IDS if coding == IDS else
+                  DICTIONARY_LZ if coding == LZ else DICTIONARY_IDS_LZ)
+    at = put_single_block(out, at, number, n, best, data_check(record))
+    if number == STORED:
+        out[at:at + n] = record
+        return at + n
+    _write(out[at:at + best], coding, parses, ids_code, lz_code, ids_lz_code)
+    return at + best
+
+
+@njit(cache=True, nogil=True)
+def _parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code):
+    """``(coding, payload bytes, parses)``: the smallest of the ``tries``
+    ways to code ``record`` (``encode_records``'s arguments), and the
+    parses ``_write`` writes it from."""
+    codes, lengths, sizes, edges, symbols, bits = ids_code
+    window, c, head, chain, depth = finder
+    literal_price, distance_price = lz_code[2], lz_code[5]
+    ids = np.empty(0, np.int32)  # each coding's parse of the record, where tried
+    lz = (ids, ids, ids, ids)
+    tokens = (ids, ids, ids)
+    best, coding = np.int64(1) << 62, 0
+    if tries & IDS:
+        ids = shortest(record, sizes, lengths[0], edges, symbols, bits)
+        best, coding = _bytes(lengths[0][ids].astype(np.int64).sum()), IDS
+    if tries & (LZ | IDS_LZ) and record.shape[0] <= most:
+        copied, found = _primed.content_matches(window, c, record, head, chain, depth)
+        if tries & LZ:
+            lz = _primed.parse(copied, c, found, literal_price, distance_price)
+            size = _bytes(_lz.coded_bits(lz[0], lz[1], lz_code[1], lz_code[4], _lz.REPS))
+            if size < best:
+                best, coding = size, LZ
+        if tries & IDS_LZ:
+            tokens = _ids_lz.parse(copied, c, found, sizes, edges, symbols, ids_lz_code[2],
+                                   ids_lz_code[5])
+            size = _bytes(_ids_lz.written_bits(*tokens, ids_lz_code[1], ids_lz_code[4]))
+            if size < best:
+                best, coding = size, IDS_LZ
+    if coding == 0:
+        raise ValueError("a record that no coding was tried on")
+    return coding, best, (ids, lz, tokens)
+
+
+@njit(cache=True, nogil=True)
+def _write(out, coding, parses, ids_code, lz_code, ids_lz_code):
+    """The payload of ``coding`` (a bit of ``tries``) from ``_parsed``'s
+    ``parses`` into ``out``, which holds exactly its bytes."""
+    ids, lz, tokens = parses
+    if coding == IDS:
+        _write_ids(out, ids, ids_code[0][0], ids_code[1][0])
+    elif coding == LZ:
+        _lz.put_tokens(out, np.uint64(0), 0, 0, lz[0], lz[1], lz[2], lz[3], lz_code[0],
+                       lz_code[1], lz_code[3], lz_code[4], _lz.REPS)
+    else:
+        _ids_lz.write(out, *tokens, ids_lz_code[0], ids_lz_code[1], ids_lz_code[3],
+                      ids_lz_code[4])
 
 
 @njit(cache=True, nogil=True)

@@ -28,11 +28,19 @@ def varint_at(data, at, shortest=True):
     return -2, at
 
 
-def varint(value):
-    """``value`` (at least 0) as the format writes it: LEB128, shortest."""
-    out = bytearray()
+def put_varint(out, at, value):
+    """Write ``value`` (at least 0) at ``out[at:]`` (a bytearray or uint8
+    array with room) as the format writes it, LEB128, shortest; where it
+    ends."""
     while value >= 0x80:
-        out.append(value & 0x7F | 0x80)
+        out[at] = value & 0x7F | 0x80
         value >>= 7
-    out.append(value)
-    return bytes(out)
+        at += 1
+    out[at] = value
+    return at + 1
+
+
+def varint(value):
+    """``value`` (at least 0) as the format writes it (``put_varint``)."""
+    out = bytearray(10)
+    return bytes(out[:put_varint(out, 0, value)])

@@ -211,6 +211,29 @@ def test_copies_reach_into_the_content_and_on_into_the_record(data):
         assert gagebpe.decompress(blob + blob, dictionary=d) == record * 2  # general reader
 
 
+@given(st.lists(st.one_of(st.binary(min_size=1, max_size=600), st.sampled_from(RECORDS),
+                          st.tuples(st.sampled_from(RECORDS), st.binary(max_size=40)).map(
+                              lambda t: t[0][:len(t[1]) + 1] + t[1])),
+                min_size=1, max_size=4))
+def test_a_record_per_call_is_the_stream_a_batch_gives(dictionary, records):
+    """``compress`` writes a record's whole stream in a kernel; the batch
+    frames its payloads in Python: the same bytes, STORED ones too."""
+    from gagebpe.encoder.stream import _records
+    from gagebpe.format.codings.dictionary_records import stream
+    blobs = gagebpe.compress_many(records, dictionary=dictionary)
+    assert [gagebpe.compress(r, dictionary=dictionary) for r in records] == blobs
+    assert [stream(r, dictionary) for r in records] == [
+        _container.single_stream(block, dictionary.id) for block in _records(records, dictionary)]
+    assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
+
+
+def test_a_record_no_coding_shrinks_is_stored(dictionary):
+    record = np.random.default_rng(3).integers(0, 256, 300, dtype=np.uint8).tobytes()
+    blob = gagebpe.compress(record, dictionary=dictionary)
+    assert coding_of(blob, dictionary) == STORED
+    assert gagebpe.decompress(blob, dictionary=dictionary) == record
+
+
 def _complete_lz_lengths():
     """Lengths of two complete LZ codes over every symbol: the 308
     literal/length symbols', 204 of 8 bits and 104 of 9, then the 55
