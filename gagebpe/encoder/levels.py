@@ -150,16 +150,23 @@ class Level(NamedTuple):
     def with_dictionary(self):
         """This level as it is tried beside a dictionary's codings: no
         block is tried MIXED, which decodes a hundred times slower than a
-        record, and a block of the first size class only LZ, since a record
+        record; a block of the first size class only LZ, since a record
         that small never took a grammar coding
-        (docs/notes/2026-12-05-dictionary-records.md), by the QUICK parse
-        and without the small-input policy's tests: over the 17 record
-        kinds at 1 and 4 KB the records came to the same bytes in all as
-        by the level's own parse, in 0.45-0.9 of the try's time
-        (docs/notes/2026-12-06-record-calls.md)."""
+        (docs/notes/2026-12-05-dictionary-records.md), without the
+        small-input policy's tests; and LZ by the QUICK parse where the
+        level's is FULL.  Beside the dictionary's codings that costs
+        nothing at 1-4 KB (the 17 record kinds: the same bytes, in 0.86 of
+        the try's time) and 0.003-0.04% at 8-32 KB (records joined two to
+        eight at a time; at most 0.9%, a dpkg log), in 0.3-0.8 of the
+        try's time (docs/notes/2026-12-06-record-calls.md)."""
+        def quick(row):
+            return QUICK if row.parse == FULL else row.parse
+
         first, *rest = self.rows
-        return self._replace(rows=(first._replace(tries=("lz",), parse=QUICK, small=False), *(
-            row._replace(tries=tuple(t for t in row.tries if t != "mixed")) for row in rest)))
+        return self._replace(rows=(
+            first._replace(tries=("lz",), parse=quick(first), small=False),
+            *(row._replace(tries=tuple(t for t in row.tries if t != "mixed"), parse=quick(row))
+              for row in rest)))
 
     def each_row(self, **changes):
         """This level with ``changes`` made to every row; a change that is

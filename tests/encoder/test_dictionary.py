@@ -227,6 +227,16 @@ def test_a_record_per_call_is_the_stream_a_batch_gives(dictionary, records):
     assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
 
 
+def test_beside_a_dictionary_levels_neither_mix_nor_parse_fully():
+    from gagebpe.encoder.levels import FULL, LEVELS, QUICK
+    for level in LEVELS.values():
+        first, *rest = level.with_dictionary().rows
+        assert first.tries == ("lz",) and first.parse == QUICK and not first.small
+        for row, before in zip(rest, level.rows[1:]):
+            assert "mixed" not in row.tries and row.parse != FULL
+            assert row.parse == (QUICK if before.parse == FULL else before.parse)
+
+
 def test_a_record_no_coding_shrinks_is_stored(dictionary):
     record = np.random.default_rng(3).integers(0, 256, 300, dtype=np.uint8).tobytes()
     blob = gagebpe.compress(record, dictionary=dictionary)
