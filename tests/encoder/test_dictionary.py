@@ -521,6 +521,9 @@ def test_the_batch_limit_holds(dictionary):
         gagebpe.decompress_many(blobs, dictionary=dictionary, limit=total - 1)
     with pytest.raises(gagebpe.GageBPEError):
         gagebpe.decompress(blobs[0], dictionary=dictionary, limit=len(RECORDS[0]) - 1)
+    # the limit's old name holds for a record too
+    with pytest.warns(DeprecationWarning), pytest.raises(gagebpe.GageBPEError):
+        gagebpe.decompress(blobs[0], dictionary=dictionary, max_length=len(RECORDS[0]) - 1)
 
 
 def test_a_record_of_any_size_and_any_limit(dictionary, monkeypatch):
