@@ -198,7 +198,7 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     if (dictionary is not None and type(data) is bytes
             and 0 < len(data) <= min(DICTIONARY_ALONE, block_size)):
         check_threads(threads)  # a record: what compress_many gives it
-        from ..format.codings.dictionary_records import stream
+        from .records import stream
         return stream(data, _one(dictionary))
     coder = _BlockCoder(chosen, check_threads(threads), _one(dictionary))
     with memoryview(data) as view, view.cast("B") as data:

@@ -5,24 +5,19 @@
 ``kernels.ids_lz``) -- and written in the one whose payload is smallest.
 The two copy codings parse over one search for matches, and a record
 costs one call for all: for a record of 64 bytes, three calls' handing
-over cost as much as a parse.  One record's whole stream, framed by the
-container's own writer, is one call too (``encode_stream``): handing back
-a batch's four arrays cost a record of 64 bytes more than its framing.
+over cost as much as a parse.  ``parsed`` and ``write`` are a record's
+two steps, which ``encoder.records`` also calls to write one record's
+whole stream in a kernel.
 """
 import numpy as np
 
-from .._jit import jitable, njit
-from ..format import container as _container
-from ..format.codings.registry import (DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ,
-                                      STORED)
+from .._jit import njit
 from . import ids_lz as _ids_lz, lz as _lz, primed_lz as _primed
-from . import varint as _varint  # noqa: F401 -- lets put_single_block's put_varint compile
 from .shortest_parse import shortest
 from .xxh64 import data_check
 
 # The codings a record tries, as bits of ``tries``.
 IDS, LZ, IDS_LZ = 1, 2, 4
-put_single_block = jitable(_container.put_single_block)
 
 
 @njit(cache=True, nogil=True)
@@ -45,46 +40,22 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_code, ids_lz_
     checks = np.empty(n, np.int64)
     for i in range(n):
         record = data[starts[i]:starts[i + 1]]
-        codings[i], best, parses = _parsed(record, tries, ids_code, finder, most, lz_code,
+        codings[i], best, parses = parsed(record, tries, ids_code, finder, most, lz_code,
                                            ids_lz_code)
         at = payload_starts[i]
         while payloads.shape[0] < at + best:
             payloads = np.concatenate((payloads, np.zeros(payloads.shape[0], np.uint8)))
-        _write(payloads[at:at + best], codings[i], parses, ids_code, lz_code, ids_lz_code)
+        write(payloads[at:at + best], codings[i], parses, ids_code, lz_code, ids_lz_code)
         payload_starts[i + 1] = at + best
         checks[i] = data_check(record)
     return payloads[:payload_starts[n]], payload_starts, codings, checks
 
 
 @njit(cache=True, nogil=True)
-def encode_stream(record, tries, ids_code, finder, most, lz_code, ids_lz_code, head, out):
-    """The single stream of ``record`` (not empty) written into ``out``,
-    which has room for ``head`` (the stream's bytes before its block),
-    SINGLE_HEADER_MOST bytes and the record: its one block coded as
-    ``encode_records`` codes it, or STORED where that is no smaller; its
-    size.  One kernel call makes the whole stream, as one per record
-    per call costs less than handing back the arrays of a batch."""
-    coding, best, parses = _parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code)
-    n = record.shape[0]
-    at = head.shape[0]
-    out[:at] = head
-    number = STORED
-    if best < n:
-        number = (DICTIONARY_IDS if coding == IDS else
-                  DICTIONARY_LZ if coding == LZ else DICTIONARY_IDS_LZ)
-    at = put_single_block(out, at, number, n, best, data_check(record))
-    if number == STORED:
-        out[at:at + n] = record
-        return at + n
-    _write(out[at:at + best], coding, parses, ids_code, lz_code, ids_lz_code)
-    return at + best
-
-
-@njit(cache=True, nogil=True)
-def _parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code):
+def parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code):
     """``(coding, payload bytes, parses)``: the smallest of the ``tries``
     ways to code ``record`` (``encode_records``'s arguments), and the
-    parses ``_write`` writes it from."""
+    parses ``write`` writes it from."""
     codes, lengths, sizes, edges, symbols, bits = ids_code
     window, c, head, chain, depth = finder
     literal_price, distance_price = lz_code[2], lz_code[5]
@@ -114,8 +85,8 @@ def _parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code):
 
 
 @njit(cache=True, nogil=True)
-def _write(out, coding, parses, ids_code, lz_code, ids_lz_code):
-    """The payload of ``coding`` (a bit of ``tries``) from ``_parsed``'s
+def write(out, coding, parses, ids_code, lz_code, ids_lz_code):
+    """The payload of ``coding`` (a bit of ``tries``) from ``parsed``'s
     ``parses`` into ``out``, which holds exactly its bytes."""
     ids, lz, tokens = parses
     if coding == IDS:

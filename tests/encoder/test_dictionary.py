@@ -219,7 +219,7 @@ def test_a_record_per_call_is_the_stream_a_batch_gives(dictionary, records):
     """``compress`` writes a record's whole stream in a kernel; the batch
     frames its payloads in Python: the same bytes, STORED ones too."""
     from gagebpe.encoder.stream import _records
-    from gagebpe.format.codings.dictionary_records import stream
+    from gagebpe.encoder.records import stream
     blobs = gagebpe.compress_many(records, dictionary=dictionary)
     assert [gagebpe.compress(r, dictionary=dictionary) for r in records] == blobs
     assert [stream(r, dictionary) for r in records] == [

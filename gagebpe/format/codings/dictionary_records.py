@@ -2,17 +2,12 @@
 of the dictionary codings asked (DICTIONARY_IDS, DICTIONARY_LZ,
 DICTIONARY_IDS_LZ), by one kernel (``kernels.dictionary_records``); each
 coding's module codes records through it, asking for that coding alone.
-One record's whole stream, as ``compress`` gives it, is one kernel call
-(``stream``).
 """
 import functools
-import threading
 
 import numpy as np
 
-from ..._jit import direct
 from ...kernels import dictionary_records as _kernels, huffman as _huffman
-from ..container import SINGLE_HEADER_MOST
 from .registry import DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ
 
 # Candidates a record's position visits in the content and the record, in
@@ -28,7 +23,6 @@ _CODINGS = {bit: coding for coding, bit in _TRIES.items()}
 _NO_BYTES, _NO_INT32S = np.zeros(0, np.uint8), np.zeros(0, np.int32)
 _NO_CODES = _huffman.prepared(_NO_BYTES, _NO_BYTES)  # for codings not tried
 _NO_FINDER = (_NO_BYTES, 0, _NO_INT32S, _NO_INT32S, DEPTH)
-_thread = threading.local()
 
 
 def joined(records):
@@ -50,8 +44,8 @@ def encode_many(records, dictionary, codings, most=None):
         return [], [], []
     longest = max(map(len, records))
     most = longest if most is None else most
-    tries = sum(_TRIES[coding] for coding in codings)
-    finder, most, lz_codes, ids_lz = _copies(dictionary, tries, min(most, longest))
+    tries = tries_of(codings)
+    finder, most, lz_codes, ids_lz = copies(dictionary, tries, min(most, longest))
     payloads, starts, chosen, checks = _kernels.encode_records(
         *joined(records), tries, dictionary.encoding(), finder, most, lz_codes, ids_lz)
     payloads = payloads.tobytes()
@@ -59,7 +53,7 @@ def encode_many(records, dictionary, codings, most=None):
             [payloads[starts[i]:starts[i + 1]] for i in range(len(records))], checks.tolist())
 
 
-def _copies(dictionary, tries, most):
+def copies(dictionary, tries, most):
     """``(finder, most, lz_codes, ids_lz_codes)``: what ``tries`` (bits)
     need of ``dictionary`` to try copies on records of up to ``most``
     bytes; stand-ins, and ``most`` 0, where they try none."""
@@ -71,34 +65,6 @@ def _copies(dictionary, tries, most):
 
 
 @functools.lru_cache
-def _tries(codings):
+def tries_of(codings):
+    """The kernel's ``tries`` bits of these dictionary codings."""
     return sum(_TRIES[coding] for coding in codings)
-
-
-def stream(record, dictionary):
-    """The single stream of ``record`` (bytes, not empty) naming
-    ``dictionary``, its one block in the smallest of the dictionary's
-    codings (``Dictionary.codings``), copies tried at any length, or
-    STORED where that is no smaller: one kernel call, which writes the
-    stream into the thread's buffer, costing a record of 64 bytes a
-    third of what ``encode_many`` and framing in Python cost."""
-    tries = _tries(dictionary.codings)
-    arguments = (np.frombuffer(record, np.uint8), tries, dictionary.encoding(),
-                 *_copies(dictionary, tries, len(record)), dictionary.head)
-    room = len(dictionary.head) + SINGLE_HEADER_MOST + len(record)
-    out = getattr(_thread, "out", _NO_BYTES)
-    if len(out) < room:
-        out = _thread.out = np.empty(max(room, 1024), np.uint8)
-    encode = _ENCODE_STREAM or _load(arguments, out)
-    return out[:encode(*arguments, out)].tobytes()
-
-
-def _load(arguments, out):
-    """``kernels.dictionary_records.encode_stream`` compiled for these
-    arguments' types, which every dictionary's are (``_jit.direct``)."""
-    global _ENCODE_STREAM
-    _ENCODE_STREAM = direct(_kernels.encode_stream, *arguments, out)
-    return _ENCODE_STREAM
-
-
-_ENCODE_STREAM = None
