@@ -5,8 +5,9 @@ kind of the record set (benchmarks/records.py) and record size, records
 joined ``--joins`` at a time, this gives the records' bytes and the
 level try's time as ``with_dictionary`` makes it, over the same with
 the level's own LZ parse (FULL at levels 6-9, and the small-input
-policy's tests on blocks of up to 4 KiB), and how much larger the
-records would be with no level try at all; with ``--parses``, also as
+policy's tests on blocks of up to 4 KiB); as the stream's coder tries
+them (``gated``: only where the level may gain); and with no level try
+at all; with ``--parses``, also as
 ``with_dictionary`` but each of its LZ parses by these (``passes,candidates``).
 
     python benchmarks/dictionary_level_try.py --sizes 1024 4096 --parses 3,32 2,16
@@ -72,7 +73,7 @@ def main():
     for text in args.parses:
         passes, candidates = map(int, text.split(","))
         variants[text] = by_parse(quick, Parse(passes, candidates))
-    totals = {name: [0, 0.0] for name in (*variants, "none")}
+    totals = {name: [0, 0.0] for name in (*variants, "gated", "none")}
     every_kind = kinds()
     for join in args.joins:
         for kind, units in every_kind.items():
@@ -84,11 +85,19 @@ def main():
                 if not test:
                     continue
                 dictionary = gagebpe.train_dictionary(found[:half], 64 << 10)
-                ours = _stream._records(test, dictionary)
+                ours, own = _stream._records(test, dictionary)
                 row = {}
                 for name, variant in variants.items():
                     blocks, seconds = level_try(test, dictionary, variant)
                     row[name] = (sum(min(len(a), len(b)) for a, b in zip(ours, blocks)), seconds)
+                # As the stream's coder does: the level tried only where it
+                # may gain (``_BlockCoder._by_level_too``).
+                coder = _stream._BlockCoder(settings(None), 1, dictionary)
+                gated = [i for i, r in enumerate(test) if coder._by_level_too(len(r), own[i])]
+                blocks, seconds = level_try([test[i] for i in gated], dictionary, quick)
+                better = dict(zip(gated, blocks))
+                row["gated"] = (sum(min(len(a), len(better.get(i, a))) for i, a in enumerate(ours)),
+                                seconds if gated else 1e-9)
                 row["none"] = (sum(map(len, ours)), 0.0)
                 for name, (n, t) in row.items():
                     totals[name][0] += n

@@ -36,7 +36,7 @@ def payloads(test, dictionary, share):
     encoding = huffman.prepared(lengths, dictionary.lz_lengths[LITERAL_SYMBOLS:])
     most = max(map(len, test))
     window, head, chain = dictionary.content_finder(most)
-    _, payload_starts, _, _ = dictionary_records.encode_records(
+    _, payload_starts, _, _, _ = dictionary_records.encode_records(
         *joined(test), dictionary_records.IDS_LZ, dictionary.encoding(),
         (window, len(dictionary.content), head, chain, DEPTH), most,
         dictionary.lz_codes, encoding)

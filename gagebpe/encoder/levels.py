@@ -50,6 +50,13 @@ DICTIONARY_ALONE = 512
 # better: 4 MiB of MIME XML in blocks of the default size codes to the same
 # bytes without the try, in 2.3 s instead of 2.9.
 DICTIONARY_COPIES = 1 << 16
+# A block of the first size class beside a dictionary, which its level
+# tries by LZ alone, is tried only where DICTIONARY_IDS_LZ's parse copied
+# at least this share of it from itself: LZ within the record alone won
+# nothing elsewhere.  Over the 17 record kinds at 1 and 4 KB, every record
+# the level coded smaller but one (24 bytes) had 0.65 or more, and 78% of
+# the tries are saved (docs/notes/2026-12-06-record-calls.md).
+OWN_COPIES = 0.5
 
 
 class Parse(NamedTuple):

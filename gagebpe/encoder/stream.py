@@ -13,7 +13,7 @@ from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
 from ..format.codings.registry import STORED
 from .._arguments import check_format, check_threads
-from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, settings
+from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, OWN_COPIES, settings
 from .._types import BytesLike
 
 if TYPE_CHECKING:
@@ -55,11 +55,19 @@ class _BlockCoder:
     def _code(self, views):
         if self.dictionary is None:
             return self._by_level(views)
-        blocks = _records(views, self.dictionary)
-        large = [i for i, view in enumerate(views) if len(view) > DICTIONARY_ALONE]
-        for i, block in zip(large, self._by_level([views[i] for i in large])):
+        blocks, own = _records(views, self.dictionary)
+        tried = [i for i, view in enumerate(views) if self._by_level_too(len(view), own[i])]
+        for i, block in zip(tried, self._by_level([views[i] for i in tried])):
             blocks[i] = min(blocks[i], block, key=len)
         return blocks
+
+    def _by_level_too(self, size, own):
+        """Whether a block of ``size`` bytes beside the dictionary is also
+        coded by its level: past DICTIONARY_ALONE bytes, unless its row
+        tries LZ alone and DICTIONARY_IDS_LZ copied less than OWN_COPIES of
+        it from itself (``own``)."""
+        return size > DICTIONARY_ALONE and (
+            own >= OWN_COPIES or self.level.row(size).tries != ("lz",))
 
     def _by_level(self, views):
         level = self.level
@@ -229,26 +237,30 @@ def _one(dictionary):
 
 
 def _records(records, dictionary):
-    """The framed blocks (``container.block``) of the non-empty ``records``:
-    each coded with ``dictionary`` by its ids (DICTIONARY_IDS), or, where it
-    holds content and the record is of at most DICTIONARY_COPIES bytes, by
-    copies from that (DICTIONARY_LZ) or by ids and copies
-    (DICTIONARY_IDS_LZ), or STORED: the smallest, the first of equals."""
+    """``(blocks, own)``: the framed blocks (``container.block``) of the
+    non-empty ``records``, each coded with ``dictionary`` by its ids
+    (DICTIONARY_IDS), or, where it holds content and the record is of at
+    most DICTIONARY_COPIES bytes, by copies from that (DICTIONARY_LZ) or by
+    ids and copies (DICTIONARY_IDS_LZ), or STORED: the smallest, the first
+    of equals; and the share of each that DICTIONARY_IDS_LZ copied from
+    itself (1 where not tried)."""
     from ..format.codings import dictionary_records
+    coded = dictionary_records.encode_many(records, dictionary, dictionary.codings,
+                                           DICTIONARY_COPIES)
     blocks = []
-    for record, coding, payload, check in zip(records, *dictionary_records.encode_many(
-            records, dictionary, dictionary.codings, DICTIONARY_COPIES)):
+    for record, coding, payload, check in zip(records, coded.codings, coded.payloads,
+                                              coded.checks):
         if len(payload) >= len(record):
             coding, payload = STORED, bytes(record)
         blocks.append(_container.block(coding, payload, record, check))
-    return blocks
+    return blocks, coded.own
 
 
 def _record_streams(records, dictionary):
     """The single streams of the non-empty ``records`` of at most
     DICTIONARY_ALONE bytes, each its one block of ``_records``."""
     return [_container.single_stream(block, dictionary.id)
-            for block in _records(records, dictionary)]
+            for block in _records(records, dictionary)[0]]
 
 
 def compress_many(records: Iterable[BytesLike], level: int | None = None, *,

@@ -22,10 +22,12 @@ IDS, LZ, IDS_LZ = 1, 2, 4
 
 @njit(cache=True, nogil=True)
 def encode_records(data, starts, tries, ids_code, finder, most, lz_code, ids_lz_code):
-    """``(payloads, payload_starts, codings, checks)``: each record
+    """``(payloads, payload_starts, codings, checks, own)``: each record
     ``data[starts[i]:starts[i + 1]]`` coded the smallest of the ``tries``
     way (its bit in ``codings``, the first of equals in the order above),
-    the payloads end to end, and each record's data check.
+    the payloads end to end, each record's data check, and the share of
+    its bytes that DICTIONARY_IDS_LZ's parse copies from the record itself
+    (``own_share``).
 
     ``ids_code`` is the dictionary's ``(codes, lengths, sizes, edges,
     symbols, bits)`` (``Dictionary.encoding``); a record of at most
@@ -38,17 +40,37 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_code, ids_lz_
     payloads = np.zeros(max(16, data.shape[0]), np.uint8)
     codings = np.zeros(n, np.int64)
     checks = np.empty(n, np.int64)
+    own = np.empty(n, np.float64)
     for i in range(n):
         record = data[starts[i]:starts[i + 1]]
         codings[i], best, parses = parsed(record, tries, ids_code, finder, most, lz_code,
                                            ids_lz_code)
+        own[i] = own_share(parses[2], record.shape[0])
         at = payload_starts[i]
         while payloads.shape[0] < at + best:
             payloads = np.concatenate((payloads, np.zeros(payloads.shape[0], np.uint8)))
         write(payloads[at:at + best], codings[i], parses, ids_code, lz_code, ids_lz_code)
         payload_starts[i + 1] = at + best
         checks[i] = data_check(record)
-    return payloads[:payload_starts[n]], payload_starts, codings, checks
+    return payloads[:payload_starts[n]], payload_starts, codings, checks, own
+
+
+@njit(cache=True, nogil=True)
+def own_share(tokens, n):
+    """The share of a record's ``n`` bytes that its DICTIONARY_IDS_LZ
+    ``tokens`` copy from the record itself, not from the content or the
+    ids: where it is small, LZ within the record alone cannot code it
+    much smaller (``encoder.levels.OWN_COPIES``); 1 where the coding was
+    not tried, which says nothing."""
+    lengths, distances, _ = tokens
+    if lengths.shape[0] == 0:
+        return 1.0
+    pos, own = 0, 0
+    for t in range(lengths.shape[0]):
+        if 0 < distances[t] <= pos:
+            own += lengths[t]
+        pos += lengths[t]
+    return own / n
 
 
 @njit(cache=True, nogil=True)

@@ -222,8 +222,9 @@ def test_a_record_per_call_is_the_stream_a_batch_gives(dictionary, records):
     from gagebpe.encoder.records import stream
     blobs = gagebpe.compress_many(records, dictionary=dictionary)
     assert [gagebpe.compress(r, dictionary=dictionary) for r in records] == blobs
+    blocks, _ = _records(records, dictionary)
     assert [stream(r, dictionary) for r in records] == [
-        _container.single_stream(block, dictionary.id) for block in _records(records, dictionary)]
+        _container.single_stream(block, dictionary.id) for block in blocks]
     assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
 
 
@@ -235,6 +236,25 @@ def test_beside_a_dictionary_levels_neither_mix_nor_parse_fully():
         for row, before in zip(rest, level.rows[1:]):
             assert "mixed" not in row.tries and row.parse != FULL
             assert row.parse == (QUICK if before.parse == FULL else before.parse)
+
+
+def test_the_level_tries_only_records_that_copy_themselves(dictionary):
+    from gagebpe.encoder.levels import DICTIONARY_ALONE, OWN_COPIES, settings
+    from gagebpe.encoder.stream import _BlockCoder, _records
+    from gagebpe.kernels.dictionary_records import own_share
+    coder = _BlockCoder(settings(None), 1, dictionary)
+    assert not coder._by_level_too(DICTIONARY_ALONE, 1.0)
+    assert not coder._by_level_too(1000, OWN_COPIES / 2) and coder._by_level_too(1000, OWN_COPIES)
+    assert coder._by_level_too(10_000, 0.0)  # its row tries grammars too
+    # lengths, distances (0: an id), ids: 4 bytes of ids, then 6 copied from
+    # the record itself and 5 from the content before it
+    tokens = tuple(np.array(a, np.int32) for a in ([4, 6, 5], [0, 4, 20], [7, 0, 0]))
+    assert own_share(tokens, 15) == 6 / 15
+    assert own_share(tuple(np.zeros(0, np.int32) for _ in range(3)), 15) == 1.0
+    rng = np.random.default_rng(5)
+    repeated = rng.integers(0, 256, 200, dtype=np.uint8).tobytes() * 5
+    _, own = _records([RECORDS[0], repeated], dictionary)
+    assert own[0] < OWN_COPIES < 0.75 < own[1]  # the ids and content code the first
 
 
 def test_a_record_no_coding_shrinks_is_stored(dictionary):

@@ -18,8 +18,8 @@ from .registry import DICTIONARY_IDS
 
 def encode_many(records, dictionary):
     """``(payloads, checks)``: each record's payload and data check."""
-    _, payloads, checks = _records.encode_many(records, dictionary, (DICTIONARY_IDS,))
-    return payloads, checks
+    coded = _records.encode_many(records, dictionary, (DICTIONARY_IDS,))
+    return coded.payloads, coded.checks
 
 
 def encode(data, dictionary):

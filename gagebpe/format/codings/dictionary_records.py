@@ -4,6 +4,7 @@ DICTIONARY_IDS_LZ), by one kernel (``kernels.dictionary_records``); each
 coding's module codes records through it, asking for that coding alone.
 """
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -35,22 +36,32 @@ def joined(records):
     return data, starts
 
 
+class Coded(NamedTuple):
+    """``encode_many``'s records: each one's coding, payload and data check,
+    and the share of its bytes DICTIONARY_IDS_LZ copies from itself
+    (``kernels.dictionary_records.own_share``)."""
+    codings: list
+    payloads: list
+    checks: list
+    own: list
+
+
 def encode_many(records, dictionary, codings, most=None):
-    """``(codings, payloads, checks)``: each of ``records`` (bytes, not
-    empty) in the smallest of ``codings`` (which ``dictionary`` must take),
-    the copy codings tried on records of at most ``most`` bytes (any if
-    None), its coding, its payload and its data check."""
+    """The ``Coded`` records: each of ``records`` (bytes, not empty) in the
+    smallest of ``codings`` (which ``dictionary`` must take), the copy
+    codings tried on records of at most ``most`` bytes (any if None)."""
     if not records:
-        return [], [], []
+        return Coded([], [], [], [])
     longest = max(map(len, records))
     most = longest if most is None else most
     tries = tries_of(codings)
     finder, most, lz_codes, ids_lz = copies(dictionary, tries, min(most, longest))
-    payloads, starts, chosen, checks = _kernels.encode_records(
+    payloads, starts, chosen, checks, own = _kernels.encode_records(
         *joined(records), tries, dictionary.encoding(), finder, most, lz_codes, ids_lz)
     payloads = payloads.tobytes()
-    return ([_CODINGS[bit] for bit in chosen.tolist()],
-            [payloads[starts[i]:starts[i + 1]] for i in range(len(records))], checks.tolist())
+    return Coded([_CODINGS[bit] for bit in chosen.tolist()],
+                 [payloads[starts[i]:starts[i + 1]] for i in range(len(records))],
+                 checks.tolist(), own.tolist())
 
 
 def copies(dictionary, tries, most):
