@@ -84,23 +84,31 @@ def parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code):
     ids = np.empty(0, np.int32)  # each coding's parse of the record, where tried
     lz = (ids, ids, ids, ids)
     tokens = (ids, ids, ids)
-    best, coding = np.int64(1) << 62, 0
-    if tries & IDS:
+    copies = tries & (LZ | IDS_LZ) and record.shape[0] <= most
+    both = copies and tries & IDS and tries & IDS_LZ  # the ids' parse on the same trie walk
+    if tries & IDS and not both:
         ids = shortest(record, sizes, lengths[0], edges, symbols, bits)
-        best, coding = _bytes(lengths[0][ids].astype(np.int64).sum()), IDS
-    if tries & (LZ | IDS_LZ) and record.shape[0] <= most:
+    if copies:
         copied, found = _primed.content_matches(window, c, record, head, chain, depth)
-        if tries & LZ:
-            lz = _primed.parse(copied, c, found, literal_price, distance_price)
-            size = _bytes(_lz.coded_bits(lz[0], lz[1], lz_code[1], lz_code[4], _lz.REPS))
-            if size < best:
-                best, coding = size, LZ
-        if tries & IDS_LZ:
+        if both:
+            tokens, ids = _ids_lz.parse_both(copied, c, found, sizes, edges, symbols,
+                                             ids_lz_code[2], ids_lz_code[5], bits)
+        elif tries & IDS_LZ:
             tokens = _ids_lz.parse(copied, c, found, sizes, edges, symbols, ids_lz_code[2],
                                    ids_lz_code[5])
-            size = _bytes(_ids_lz.written_bits(*tokens, ids_lz_code[1], ids_lz_code[4]))
-            if size < best:
-                best, coding = size, IDS_LZ
+        if tries & LZ:
+            lz = _primed.parse(copied, c, found, literal_price, distance_price)
+    best, coding = np.int64(1) << 62, 0
+    if tries & IDS:
+        best, coding = _bytes(lengths[0][ids].astype(np.int64).sum()), IDS
+    if copies and tries & LZ:
+        size = _bytes(_lz.coded_bits(lz[0], lz[1], lz_code[1], lz_code[4], _lz.REPS))
+        if size < best:
+            best, coding = size, LZ
+    if copies and tries & IDS_LZ:
+        size = _bytes(_ids_lz.written_bits(*tokens, ids_lz_code[1], ids_lz_code[4]))
+        if size < best:
+            best, coding = size, IDS_LZ
     if coding == 0:
         raise ValueError("a record that no coding was tried on")
     return coding, best, (ids, lz, tokens)

@@ -67,6 +67,28 @@ def parse(data, c, found, sizes, edges, symbols, price, distance_price):
     the ids then the length slots, ``distance_price`` of the distance
     symbols; extra bits added here): ``(lengths, distances, ids)`` per
     token, distance 0 for an id."""
+    return _parse(data, c, found, sizes, edges, symbols, price, distance_price, _NO_BITS,
+                  False)[0]
+
+
+@njit(cache=True, nogil=True)
+def parse_both(data, c, found, sizes, edges, symbols, price, distance_price, bits):
+    """``(parse's tokens, DICTIONARY_IDS's symbols)``: the record's
+    DICTIONARY_IDS parse (``kernels.shortest_parse.shortest``, by the trie's
+    ``bits``) made on the same walk of the trie as this coding's, which is
+    what both cost most."""
+    return _parse(data, c, found, sizes, edges, symbols, price, distance_price, bits, True)
+
+
+_NO_BITS = np.zeros(0, np.int64)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _parse(data, c, found, sizes, edges, symbols, price, distance_price, bits, with_ids):
+    """``parse``, and where ``with_ids``, ``shortest``'s parse of the record
+    too: each position's walk of the trie feeds both (a position inside
+    a long copy, which this coding does not leave from, still feeds
+    ``shortest``'s)."""
     n = data.shape[0] - c
     n_ids = price.shape[0] - SLOTS
     starts, lengths, distances = found
@@ -77,6 +99,10 @@ def parse(data, c, found, sizes, edges, symbols, price, distance_price):
     came_by = np.zeros(n + 1, np.int32)
     path_reps = np.empty((n + 1, REPS), np.int32)
     path_reps[0, 0], path_reps[0, 1], path_reps[0, 2] = _lz.FIRST_REPS
+    m = n + 1 if with_ids else 1
+    id_cost = np.full(m, np.int64(1) << 62, np.int64)
+    id_cost[0] = 0
+    id_came_by = np.zeros(m, np.int32)
     # The length slots' prices where ``kernels.lz``'s offers look for them.
     slot_price = np.zeros(_lz.LITERALS + SLOTS)
     slot_price[_lz.LITERALS:] = price[n_ids:]
@@ -84,10 +110,13 @@ def parse(data, c, found, sizes, edges, symbols, price, distance_price):
     for length in range(_lz.MIN_COPY, _lz.NICE + 1):
         s = _lz.slot(length - _lz.MIN_COPY)
         length_price[length] = price[n_ids + s] + _lz.slot_extra(s)
-    i = 0
-    while i < n:
+    resume = 0  # past a long match, positions inside it are not left from
+    for i in range(n):
+        leaves = i >= resume
+        if not leaves and not with_ids:
+            continue
         here = cost[i]
-        if i:
+        if leaves and i:
             back = i - step[i]
             r0, r1, r2 = path_reps[back, 0], path_reps[back, 1], path_reps[back, 2]
             if source[i]:
@@ -101,10 +130,11 @@ def parse(data, c, found, sizes, edges, symbols, price, distance_price):
             s = symbols[node]
             if s != _NONE:
                 at = j + 1 - c
-                if here + price[s] < cost[at]:
+                if leaves and here + price[s] < cost[at]:
                     cost[at], step[at], source[at], came_by[at] = here + price[s], at - i, 0, s
-        if n - i < _lz.MIN_COPY:
-            i += 1
+                if with_ids and id_cost[i] + bits[node] < id_cost[at]:
+                    id_cost[at], id_came_by[at] = id_cost[i] + bits[node], s
+        if not leaves or n - i < _lz.MIN_COPY:
             continue
         longest = 0
         for r in range(REPS):
@@ -115,17 +145,18 @@ def parse(data, c, found, sizes, edges, symbols, price, distance_price):
                            here + distance_price[r], slot_price, length_price)
                 longest = max(longest, length)
         shorter = _lz.MIN_COPY - 1
-        for m in range(starts[i], starts[i + 1]):
-            d = distances[m]
+        for k in range(starts[i], starts[i + 1]):
+            d = distances[k]
             ds = _lz.slot(d - 1)
-            _lz._offer(cost, step, source, i, shorter + 1, lengths[m], d,
+            _lz._offer(cost, step, source, i, shorter + 1, lengths[k], d,
                        here + distance_price[REPS + ds] + _lz.slot_extra(ds), slot_price,
                        length_price)
-            shorter = lengths[m]
+            shorter = lengths[k]
             longest = max(longest, shorter)
         # Past a long match, positions inside it are not tried (as in
         # ``kernels.lz.parse``): its end is reached from here or not at all.
-        i = i + longest if longest >= _lz.NICE else i + 1
+        if longest >= _lz.NICE:
+            resume = i + longest
     count, at = 0, n
     while at > 0:
         at -= step[at]
@@ -137,7 +168,25 @@ def parse(data, c, found, sizes, edges, symbols, price, distance_price):
     for t in range(count - 1, -1, -1):
         token_lengths[t], token_distances[t], token_ids[t] = step[at], source[at], came_by[at]
         at -= step[at]
-    return token_lengths, token_distances, token_ids
+    return (token_lengths, token_distances, token_ids), _symbols(id_came_by, sizes, with_ids, n)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _symbols(came_by, sizes, with_ids, n):
+    """The symbols of a parse, first to last, from ``came_by`` (the symbol
+    each position was last reached by); none where not ``with_ids``."""
+    if not with_ids:
+        return np.empty(0, np.int32)
+    count, at = 0, n
+    while at > 0:
+        count += 1
+        at -= sizes[came_by[at]]
+    out = np.empty(count, np.int32)
+    at = n
+    for k in range(count - 1, -1, -1):
+        out[k] = came_by[at]
+        at -= sizes[came_by[at]]
+    return out
 
 
 @njit(cache=True, nogil=True)

@@ -122,6 +122,34 @@ def test_pieces_of_the_content_and_of_the_grammar_round_trip(dictionary, data):
         assert gagebpe.decompress(blob + blob, dictionary=dictionary) == record * 2
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_both_parses_on_one_trie_walk_are_each_parse_alone(dictionary, data):
+    """``parse_both`` gives this coding's tokens and DICTIONARY_IDS's
+    symbols exactly as the two parses alone do, long copies (whose inner
+    positions this coding does not leave from) included."""
+    from gagebpe.format.codings.dictionary_records import DEPTH
+    from gagebpe.kernels import primed_lz
+    from gagebpe.kernels.shortest_parse import shortest
+    content = dictionary.content
+    pieces = st.one_of(st.binary(max_size=12),
+                       st.tuples(st.integers(0, len(content) - 1), st.integers(1, 600)).map(
+                           lambda t: (content * 50)[t[0]:t[0] + t[1]]),
+                       st.sampled_from(SAMPLES))
+    record = np.frombuffer(b"".join(data.draw(st.lists(pieces, min_size=1, max_size=6))) or b"x",
+                           np.uint8)
+    _, lengths, sizes, edges, symbols, bits = dictionary.encoding()
+    window, head, chain = dictionary.content_finder(len(record))
+    copied, found = primed_lz.content_matches(window, len(content), record, head, chain, DEPTH)
+    _, _, price, _, _, distance_price = dictionary.ids_lz_encoding()
+    alone = ids_lz.parse(copied, len(content), found, sizes, edges, symbols, price,
+                         distance_price)
+    tokens, ids = ids_lz.parse_both(copied, len(content), found, sizes, edges, symbols, price,
+                                    distance_price, bits)
+    assert all((a == b).all() for a, b in zip(tokens, alone))
+    assert (ids == shortest(record, sizes, lengths[0], edges, symbols, bits)).all()
+
+
 def test_damaged_records_are_refused_or_decode_the_same(dictionary):
     """Every byte of two records flipped: each reader raises GageBPEError
     or gives the record's own bytes, never others."""
