@@ -16,7 +16,7 @@ from . import huffman as _huffman, lz as _lz
 from .expand import copy_within, phrase_length, phrase_offset
 from .repeats import move
 from .unaligned import load8_be
-from .shortest_parse import _ROOT, _NONE, _child
+from .shortest_parse import _ROOT, _NONE, _child, path
 
 SLOTS = _lz.SLOTS
 REPS = _lz.REPS
@@ -168,25 +168,8 @@ def _parse(data, c, found, sizes, edges, symbols, price, distance_price, bits, w
     for t in range(count - 1, -1, -1):
         token_lengths[t], token_distances[t], token_ids[t] = step[at], source[at], came_by[at]
         at -= step[at]
-    return (token_lengths, token_distances, token_ids), _symbols(id_came_by, sizes, with_ids, n)
-
-
-@njit(cache=True, nogil=True, inline='always')
-def _symbols(came_by, sizes, with_ids, n):
-    """The symbols of a parse, first to last, from ``came_by`` (the symbol
-    each position was last reached by); none where not ``with_ids``."""
-    if not with_ids:
-        return np.empty(0, np.int32)
-    count, at = 0, n
-    while at > 0:
-        count += 1
-        at -= sizes[came_by[at]]
-    out = np.empty(count, np.int32)
-    at = n
-    for k in range(count - 1, -1, -1):
-        out[k] = came_by[at]
-        at -= sizes[came_by[at]]
-    return out
+    ids = path(id_came_by, sizes, n) if with_ids else np.empty(0, np.int32)
+    return (token_lengths, token_distances, token_ids), ids
 
 
 @njit(cache=True, nogil=True)

@@ -98,6 +98,14 @@ def shortest(data, sizes, code_lengths, edges, symbols, bits):
                 break
             if symbols[node] != _NONE and cost[i] + bits[node] < cost[j + 1]:
                 cost[j + 1], came_by[j + 1] = cost[i] + bits[node], symbols[node]
+    return path(came_by, sizes, n)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def path(came_by, sizes, n):
+    """The symbols of a parse of ``n`` bytes, first to last, from
+    ``came_by``: the symbol (of ``sizes[symbol]`` bytes) each position was
+    reached by."""
     count, at = 0, n
     while at > 0:
         count += 1
