@@ -5,6 +5,7 @@ them, on threads if asked.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -206,8 +207,7 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     if (dictionary is not None and type(data) is bytes
             and 0 < len(data) <= min(DICTIONARY_ALONE, block_size)):
         check_threads(threads)  # a record: what compress_many gives it
-        from .records import stream
-        return stream(data, _one(dictionary))
+        return _with_dictionaries()[1].stream(data, _one(dictionary))
     coder = _BlockCoder(chosen, check_threads(threads), _one(dictionary))
     with memoryview(data) as view, view.cast("B") as data:
         # Every block, the last one too, in one batch: threads share them all.
@@ -226,14 +226,24 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
 
 # -- with a dictionary ------------------------------------------------------------
 
+@functools.cache
+def _with_dictionaries():
+    """``format.dictionary`` and ``encoder.records``, imported at the first
+    call with a dictionary and then at no cost (an import statement cost a
+    record's call a microsecond)."""
+    from ..format import dictionary
+    from . import records
+    return dictionary, records
+
+
 def _one(dictionary):
     """The ``Dictionary`` for what a caller gave (it or its bytes), or None."""
     if dictionary is None:
         return None
-    from ..format.dictionary import Dictionary, given
-    if type(dictionary) is Dictionary:
+    dictionaries = _with_dictionaries()[0]
+    if type(dictionary) is dictionaries.Dictionary:
         return dictionary
-    return next(iter(given(dictionary).values()))
+    return next(iter(dictionaries.given(dictionary).values()))
 
 
 def _records(records, dictionary):
