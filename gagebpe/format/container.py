@@ -99,7 +99,7 @@ def put_single_block(out, at, coding, size, payload_size, data_check):
     """Write the single layout's block header at ``out[at:]`` (a bytearray
     or uint8 array with SINGLE_HEADER_MOST bytes of room): where its
     payload begins.  Plain enough for Numba to compile, so that a kernel
-    writes a whole stream (``kernels.dictionary_records``)."""
+    writes a whole stream (``encoder.records``)."""
     out[at] = coding
     at = put_varint(out, at + 1, size)
     if coding != STORED:
