@@ -1,6 +1,7 @@
 """Plain-Python specifications the kernels must match: greedy BPE (merge
 the most frequent pair, count = non-overlapping occurrences, left to right;
-ties to the smallest pair, while it occurs at least ``min_count`` times),
+ties to the smallest pair, while it occurs at least ``min_count`` times;
+over records, pairs within each),
 the word-level and byte-level trainers, and decoders of Gage's 1994 format
 and of LZ, LZ_PARTS, MIXED, MIXED_PRIMED and DICTIONARY_IDS_LZ payloads
 written from their descriptions in docs/FORMAT.md."""
@@ -33,18 +34,27 @@ def replace(ids, pair, new_id):
 
 
 def bpe(data, min_count=2, max_merges=None):
-    ids = list(data)
+    return bpe_records([data], min_count, max_merges)
+
+
+def bpe_records(records, min_count=2, max_merges=None):
+    """Greedy BPE over ``records`` at once, no pair straddling two: the
+    merges and the records' ids joined."""
+    pieces = [list(r) for r in records]
     merges = []
     while max_merges is None or len(merges) < max_merges:
-        counts = count_pairs(ids)
+        counts = {}
+        for ids in pieces:
+            for pair, count in count_pairs(ids).items():
+                counts[pair] = counts.get(pair, 0) + count
         if not counts:
             break
         pair = min(counts, key=lambda p: (-counts[p], p))
         if counts[pair] < min_count:
             break
-        ids = replace(ids, pair, 256 + len(merges))
+        pieces = [replace(ids, pair, 256 + len(merges)) for ids in pieces]
         merges.append(pair)
-    return merges, ids
+    return merges, [i for ids in pieces for i in ids]
 
 
 def gage1994_decode(blob, max_block=1 << 16):

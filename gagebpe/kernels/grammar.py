@@ -58,26 +58,31 @@ def unmerged(data):
     return Grammar(np.empty((0, 2), np.int32), as_ids(data), np.empty(0, np.int64))
 
 
-def build(data, min_count=2, max_merges=None, by_gain=False):
+_WHOLE = np.zeros(1, np.int64)
+
+
+def build(data, min_count=2, max_merges=None, by_gain=False, starts=None):
     """Greedy BPE of ``data`` (bytes-like): merge while the top pair occurs at
     least ``min_count`` (>= 2) times, making at most ``max_merges`` merges.
     ``by_gain``: the top pair is the one whose merge saves the most bits
     (``kernels.re_pair``), not the most frequent, and merging stops where no merge
-    saves any."""
+    saves any.  ``starts``: where the records ``data`` joins begin (from 0):
+    no pair straddles two, and ``ids`` are theirs in order."""
     if min_count < 2:
         raise ValueError("min_count must be at least 2")
     ids = as_ids(data)
     if max_merges is None:
         max_merges = len(ids)
     merges1, counts1, n = np.empty((0, 2), np.int32), np.empty(0, np.int64), len(ids)
-    if len(ids) >= PASS_FROM:
+    if len(ids) >= PASS_FROM and starts is None:
         stop_below = max(min_count, len(ids) // (GAIN_PASS_SHARE if by_gain else PASS_SHARE))
         merges1, counts1, n = _pairs.merge_frequent(
             ids, N_BYTES, min(MAX_PASS_MERGES, max_merges), stop_below, by_gain)
     rest = max_merges - len(merges1)
     ids = ids[:n]
     merges2, counts2, n = _re_pair.repair(
-        ids, N_BYTES + len(merges1), rest, min_count, by_gain)
+        ids, _WHOLE if starts is None else np.asarray(starts, np.int64),
+        N_BYTES + len(merges1), rest, min_count, by_gain)
     return Grammar(np.concatenate([merges1, merges2]).reshape(-1, 2),
                    ids[:n].copy(), np.concatenate([counts1, counts2]))
 

@@ -411,15 +411,17 @@ def _prefetch_ahead(seq, recs, pool, t, end):
 # -- the engine -------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def repair(ids, first_id, max_merges, min_count, by_gain):
+def repair(ids, starts, first_id, max_merges, min_count, by_gain):
     """Greedy BPE of ``ids`` with incremental counts.
 
     Merges the most frequent pair (ties: smallest (a, b)) into ``first_id +
     k`` while it occurs at least ``min_count`` (>= 2) times and fewer than
     ``max_merges`` merges were made.  ``ids`` holds symbols below
-    ``first_id``.  Compacts ``ids`` in place and returns ``(merges, counts,
-    n)``: ``merges[k]`` is the pair merge k replaced, ``counts[k]`` how many
-    times, and ``seq[:n, SYM]`` the final sequence.
+    ``first_id``.  ``starts`` (increasing, from 0) cut it into pieces no
+    pair straddles: records, whose merges should be those inside records.
+    Compacts ``ids`` in place and returns ``(merges, counts, n)``:
+    ``merges[k]`` is the pair merge k replaced, ``counts[k]`` how many
+    times, and ``ids[:n]`` the final sequence, pieces in order.
 
     ``by_gain``: merge instead the pair whose merge saves the most bits
     (``kernels.gain.merge_gain``), while that is positive.  A pair's gain moves
@@ -449,6 +451,10 @@ def repair(ids, first_id, max_merges, min_count, by_gain):
     seq[n - 1, NXT] = -1
     seq[:, PRV] = np.arange(-1, n - 1)
     seq[:, CNT] = -1
+    for s in starts[1:]:  # a piece's ends link to nothing
+        if 0 < s < n:
+            seq[s - 1, NXT] = -1
+            seq[s, PRV] = -1
     keys = np.full(16, EMPTY, np.int64)
     vals = np.full(16, EMPTY, np.int32)
     recs = np.empty((16, 6), np.int32)
@@ -462,6 +468,9 @@ def repair(ids, first_id, max_merges, min_count, by_gain):
     code_rec = np.full(first_id * first_id, -1, np.int32)
     prev_was_self_pair = False
     for i in range(n - 1):
+        if seq[i, NXT] == -1:
+            prev_was_self_pair = False
+            continue
         a = seq[i, SYM]
         b = seq[i + 1, SYM]
         r = code_rec[a * first_id + b]
@@ -482,6 +491,8 @@ def repair(ids, first_id, max_merges, min_count, by_gain):
         pool_end += recs[r, LENGTH]
         recs[r, LENGTH] = 0
     for i in range(n - 1):
+        if seq[i, NXT] == -1:
+            continue
         r = code_rec[seq[i, SYM] * first_id + seq[i + 1, SYM]]
         pool[recs[r, START] + recs[r, LENGTH]] = i
         recs[r, LENGTH] += 1
@@ -605,9 +616,10 @@ def repair(ids, first_id, max_merges, min_count, by_gain):
         k += 1
 
     w = 0
-    i = 0
-    while i != -1:
-        ids[w] = seq[i, SYM]
-        w += 1
-        i = seq[i, NXT]
+    for t in range(starts.shape[0]):  # a piece's first symbol is never merged away
+        i = starts[t] if starts[t] < n and (t == 0 or starts[t] > starts[t - 1]) else -1
+        while i != -1:
+            ids[w] = seq[i, SYM]
+            w += 1
+            i = seq[i, NXT]
     return merges[:k], merge_counts[:k], w

@@ -10,7 +10,7 @@ from gagebpe import GageBPEError, grammar
 from gagebpe.kernels import grammar as _grammar, pairs as _pairs, re_pair as _re_pair
 from gagebpe.sample import sample
 from conftest import byte_strings
-from reference import bpe, count_pairs
+from reference import bpe, bpe_records, count_pairs
 
 small_inputs = st.one_of(
     byte_strings(max_size=400),
@@ -27,8 +27,17 @@ def as_lists(merges, ids):
 @given(small_inputs, st.integers(2, 4))
 def test_incremental_engine_matches_reference(data, min_count):
     ids = _grammar.as_ids(data)
-    merges, counts, n = _re_pair.repair(ids, 256, len(data), min_count, False)
+    whole = np.zeros(1, np.int64)  # one piece
+    merges, counts, n = _re_pair.repair(ids, whole, 256, len(data), min_count, False)
     assert as_lists(merges, ids[:n]) == bpe(data, min_count)
+
+
+@given(st.lists(small_inputs, max_size=6), st.integers(2, 3))
+def test_records_merge_within_themselves_as_the_reference(records, min_count):
+    # Training merges samples one at a time, as records are coded.
+    starts = np.cumsum([0] + [len(r) for r in records])
+    built = _grammar.build(b"".join(records), min_count, starts=starts)
+    assert as_lists(built.merges, built.ids) == bpe_records(records, min_count)
 
 
 @given(small_inputs)
