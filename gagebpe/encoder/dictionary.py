@@ -1,6 +1,6 @@
 """Training a dictionary (docs/DESIGN.md, "Dictionaries"): the block
-engine's merges learned on the samples joined, and a code fitted to the
-tokens each sample is coded in (its shortest parse), as many merges as fit the size
+engine's merges learned on the samples, each merged within itself, and a
+code fitted to the tokens that leaves, as many merges as fit the size
 asked for, smoothed as much as the later samples show the earlier ones
 need; then, in the room the merges leave, raw content chosen from the
 samples and two LZ codes for copies from it, kept where the later samples
@@ -89,12 +89,10 @@ def train_dictionary(samples: Iterable[BytesLike], size: int = DEFAULT_SIZE, *,
 
 def learned(records, most):
     """``(merges, counts)``: up to ``most`` merges the samples ``records``
-    teach, and how often each symbol is a token of them as records are
-    coded: in their shortest parses under a code fitted to the greedy
-    merging's own sequence (docs/DESIGN.md, "Dictionaries")."""
-    grammar = _grammar.build(b"".join(records), 2, most)
-    first = np.bincount(grammar.ids, minlength=N_BYTES + len(grammar.merges))
-    return grammar.merges, parsed_counts(records, Dictionary.from_counts(grammar.merges, first))
+    teach, merged within each record, and how often each symbol is a token
+    of the merged records (docs/DESIGN.md, "Dictionaries")."""
+    grammar = _grammar.build(b"".join(records), 2, most, starts=joined(records)[1])
+    return grammar.merges, np.bincount(grammar.ids, minlength=N_BYTES + len(grammar.merges))
 
 
 def parsed_counts(records, dictionary):

@@ -554,27 +554,30 @@ def test_a_record_of_any_size_and_any_limit(dictionary, monkeypatch):
     from gagebpe.decoder import records
     from gagebpe.format.codings import dictionary_ids
 
-    def forced(data):  # a DICTIONARY_IDS record, whatever codes it smaller
+    def forced(data, dictionary):  # a DICTIONARY_IDS record, whatever codes it smaller
         block = _container.block(DICTIONARY_IDS, dictionary_ids.encode(data, dictionary), data)
         return _container.single_stream(block, dictionary.id)
 
+    # The shortest: a byte under a code of 8 bits a byte, and the first two
+    # bytes whose codes fit in them.
+    flat = gagebpe.Dictionary.from_counts(np.empty((0, 2), np.int32), np.ones(256, np.int64))
     joined = b"".join(RECORDS)
-    # The shortest: the first of one and of two bytes whose codes fit in them.
-    texts = [next(t for t in (joined[i:i + n] for i in range(len(joined)))
-                  if len(dictionary_ids.encode(t, dictionary)) <= n) for n in (1, 2)]
-    texts += [joined[:n] for n in (20, 127, 128, 16383, 16384, 20000)]
-    blobs = [forced(data) for data in texts]
+    two = next(t for t in (joined[i:i + 2] for i in range(len(joined)))
+               if len(dictionary_ids.encode(t, dictionary)) <= 2)
+    cases = [(b"{", flat), (two, dictionary)] + [
+        (joined[:n], dictionary) for n in (20, 127, 128, 16383, 16384, 20000)]
+    cases = [(data, d, forced(data, d)) for data, d in cases]
     monkeypatch.setattr(records, "SCRATCH_BYTES", 64)  # a new thread's buffer
     with ThreadPoolExecutor(1) as pool:
-        for data, blob in zip(texts, blobs):
-            decode = lambda: gagebpe.decompress(blob, dictionary=dictionary)  # noqa: E731
+        for data, d, blob in cases:
+            decode = lambda: gagebpe.decompress(blob, dictionary=d)  # noqa: E731
             assert pool.submit(decode).result() == data
-    for data, blob in zip(texts, blobs):
+    for data, d, blob in cases:
         for limit in (None, len(data), 1 << 62, 1 << 70):
-            assert gagebpe.decompress(blob, dictionary=dictionary, limit=limit) == data
+            assert gagebpe.decompress(blob, dictionary=d, limit=limit) == data
         for limit in (len(data) - 1, -1):
             with pytest.raises((gagebpe.GageBPEError, ValueError)):
-                gagebpe.decompress(blob, dictionary=dictionary, limit=limit)
+                gagebpe.decompress(blob, dictionary=d, limit=limit)
 
 
 def test_batches_decode_alike_on_threads(dictionary):
