@@ -124,7 +124,7 @@ def _parse(data, c, found, sizes, edges, symbols, price, distance_price, bits, w
             path_reps[i, 0], path_reps[i, 1], path_reps[i, 2] = r0, r1, r2
         node = _ROOT
         for j in range(c + i, c + n):  # the ids whose phrases start here
-            node = _child(edges, node, data[j])
+            node = _child(edges, symbols, node, data[j])
             if node == _NONE:
                 break
             s = symbols[node]

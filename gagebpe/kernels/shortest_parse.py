@@ -19,6 +19,7 @@ from .._jit import njit
 MAX_DEPTH = 256
 MAX_NODES = 1 << 22
 _ROOT, _NONE = 0, -1
+_LEAF, _FORK = -1, -2  # a node's entry where it has no child, or several
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -34,9 +35,17 @@ def _slot(edges, key):
 
 
 @njit(cache=True, nogil=True, inline='always')
-def _child(edges, node, byte):
-    """The child of ``node`` by ``byte``, or -1."""
-    edge = edges[_slot(edges, np.int64(node) * 256 + byte)]
+def _child(edges, symbols, node, byte):
+    """The child of ``node`` by ``byte``, or -1: read off the node's own
+    entry where it has at most one child (most nodes below the first few
+    bytes of a phrase), else off the hashed edges."""
+    hashed = edges.shape[0] - symbols.shape[0]
+    only = edges[hashed + node]
+    if only >= 0:
+        return only & 0xFFFFFFFF if only >> 32 == byte else _NONE
+    if only == _LEAF:
+        return _NONE
+    edge = edges[_slot(edges[:hashed], np.int64(node) * 256 + byte)]
     return edge if edge == _NONE else edge & 0xFFFFFFFF
 
 
@@ -46,9 +55,12 @@ def trie(phrases, offsets, sizes, code_lengths):
     with a code (symbol s's phrase ``phrases[offsets[s]:offsets[s] +
     sizes[s]]``): its edges, each ``(256 * node + byte) << 32 | child`` in
     an open-addressed table (one load a step: the walk is what a parse
-    costs), -1 where empty; ``symbols[v]`` is the symbol of the shortest
-    code whose phrase ends at node v (-1 for none), of ``bits[v]`` bits.
-    Symbols are laid in order, up to MAX_NODES nodes."""
+    costs), -1 where empty, followed by one entry per node, ``byte << 32 |
+    child`` for a node of one child (the walk down a long phrase reads
+    these one after another), _LEAF for none, _FORK for more;
+    ``symbols[v]`` is the symbol of the shortest code whose phrase ends at
+    node v (-1 for none), of ``bits[v]`` bits.  Symbols are laid in
+    order, up to MAX_NODES nodes."""
     wanted = 1
     for s in range(code_lengths.shape[0]):
         if code_lengths[s] and sizes[s] <= MAX_DEPTH:
@@ -57,7 +69,8 @@ def trie(phrases, offsets, sizes, code_lengths):
     capacity = 1
     while capacity < 2 * room:
         capacity *= 2
-    edges = np.full(capacity, _NONE, np.int64)
+    edges = np.full(capacity + room, _NONE, np.int64)
+    table = edges[:capacity]
     symbols = np.full(room, _NONE, np.int32)
     bits = np.zeros(room, np.int64)
     nodes = 1
@@ -65,20 +78,37 @@ def trie(phrases, offsets, sizes, code_lengths):
         if code_lengths[s] == 0 or sizes[s] > MAX_DEPTH:
             continue
         node = _ROOT
+        full = False
         for k in range(sizes[s]):
             key = np.int64(node) * 256 + phrases[np.int64(offsets[s]) + k]
-            at = _slot(edges, key)
-            if edges[at] != _NONE:
-                node = edges[at] & 0xFFFFFFFF
+            at = _slot(table, key)
+            if table[at] != _NONE:
+                node = table[at] & 0xFFFFFFFF
                 continue
             if nodes == room:
-                return edges, symbols, bits
-            edges[at] = key << 32 | nodes
+                full = True
+                break
+            table[at] = key << 32 | nodes
             node = nodes
             nodes += 1
+        if full:
+            break
         if symbols[node] == _NONE or code_lengths[s] < bits[node]:
             symbols[node], bits[node] = s, code_lengths[s]
+    _index_children(table, edges[capacity:])
     return edges, symbols, bits
+
+
+@njit(cache=True, nogil=True)
+def _index_children(table, only):
+    """Each node's entry (``trie``) from the hashed edges ``table``."""
+    only[:] = _LEAF
+    for at in range(table.shape[0]):
+        edge = table[at]
+        if edge == _NONE:
+            continue
+        parent, byte = (edge >> 32) // 256, (edge >> 32) % 256
+        only[parent] = _FORK if only[parent] != _LEAF else byte << 32 | (edge & 0xFFFFFFFF)
 
 
 @njit(cache=True, nogil=True)
@@ -93,7 +123,7 @@ def shortest(data, sizes, code_lengths, edges, symbols, bits):
     for i in range(n):
         node = _ROOT
         for j in range(i, n):
-            node = _child(edges, node, data[j])
+            node = _child(edges, symbols, node, data[j])
             if node == _NONE:
                 break
             if symbols[node] != _NONE and cost[i] + bits[node] < cost[j + 1]:
