@@ -352,7 +352,7 @@ def parse(data, start, end, starts, lengths, distances, reps, nreps, literal_pri
     path_reps = np.empty((n + 1, REPS), np.int32)
     path_reps[0, 0], path_reps[0, 1], path_reps[0, 2] = reps[0], reps[1], reps[2]
     length_price = np.zeros(NICE + 1)
-    for length in range(MIN_COPY, NICE + 1):
+    for length in range(MIN_COPY, min(NICE, n) + 1):  # no copy runs past the end
         s = slot(length - MIN_COPY)
         length_price[length] = literal_price[LITERALS + s] + slot_extra(s)
     i = 0
