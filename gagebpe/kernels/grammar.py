@@ -80,11 +80,22 @@ def build(data, min_count=2, max_merges=None, by_gain=False, starts=None):
             ids, N_BYTES, min(MAX_PASS_MERGES, max_merges), stop_below, by_gain)
     rest = max_merges - len(merges1)
     ids = ids[:n]
-    merges2, counts2, n = _re_pair.repair(
-        ids, _WHOLE if starts is None else np.asarray(starts, np.int64),
-        N_BYTES + len(merges1), rest, min_count, by_gain)
+    merges2, counts2, n = _re_pair.repair(ids, _checked_starts(starts, n),
+                                          N_BYTES + len(merges1), rest, min_count, by_gain)
     return Grammar(np.concatenate([merges1, merges2]).reshape(-1, 2),
                    ids[:n].copy(), np.concatenate([counts1, counts2]))
+
+
+def _checked_starts(starts, n):
+    """``starts`` as the engine takes them: from 0, never falling, none past
+    ``n`` (a piece walked twice would write past the sequence)."""
+    if starts is None:
+        return _WHOLE
+    starts = np.asarray(starts, np.int64)
+    if (starts.ndim != 1 or not len(starts) or starts[0] != 0
+            or (np.diff(starts) < 0).any() or starts[-1] > n):
+        raise ValueError("record starts must rise from 0 to at most the data's length")
+    return starts
 
 
 def truncate(grammar, keep, n_terminals=N_BYTES):

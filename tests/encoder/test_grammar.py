@@ -40,6 +40,12 @@ def test_records_merge_within_themselves_as_the_reference(records, min_count):
     assert as_lists(built.merges, built.ids) == bpe_records(records, min_count)
 
 
+def test_record_starts_are_checked():
+    for starts in ([1, 4], [0, 5, 3, 5], [0, 9], [], [[0, 4]]):
+        with pytest.raises(ValueError):
+            _grammar.build(b"abcabcab", 2, starts=starts)
+
+
 @given(small_inputs)
 def test_full_pass_kernels_match_reference(data):
     ids = _grammar.as_ids(data)
