@@ -106,10 +106,7 @@ def _parse(data, c, found, sizes, edges, symbols, price, distance_price, bits, w
     # The length slots' prices where ``kernels.lz``'s offers look for them.
     slot_price = np.zeros(_lz.LITERALS + SLOTS)
     slot_price[_lz.LITERALS:] = price[n_ids:]
-    length_price = np.zeros(_lz.NICE + 1)
-    for length in range(_lz.MIN_COPY, min(_lz.NICE, n) + 1):  # no copy runs past the end
-        s = _lz.slot(length - _lz.MIN_COPY)
-        length_price[length] = price[n_ids + s] + _lz.slot_extra(s)
+    length_price = _lz.length_prices(price[n_ids:], n)
     resume = 0  # past a long match, positions inside it are not left from
     for i in range(n):
         leaves = i >= resume

@@ -296,6 +296,18 @@ def _common(data, i, j, k, limit):
 
 
 @njit(cache=True, nogil=True, inline='always')
+def length_prices(slot_prices, n):
+    """The price of a copy of each length up to NICE, for a parse of ``n``
+    bytes (no copy runs past their end): its length slot's code
+    (``slot_prices[s]``) and the slot's extra bits."""
+    length_price = np.zeros(NICE + 1)
+    for length in range(MIN_COPY, min(NICE, n) + 1):
+        s = slot(length - MIN_COPY)
+        length_price[length] = slot_prices[s] + slot_extra(s)
+    return length_price
+
+
+@njit(cache=True, nogil=True, inline='always')
 def _offer(cost, step, source, i, shortest, longest, d, base_cost, literal_price, length_price):
     """Offer the copies of ``shortest..longest`` bytes from ``d`` back at
     ``i``, each costing ``base_cost`` plus its length's code and bits
@@ -351,10 +363,7 @@ def parse(data, start, end, starts, lengths, distances, reps, nreps, literal_pri
     # when the parse reaches it, its path then being final.
     path_reps = np.empty((n + 1, REPS), np.int32)
     path_reps[0, 0], path_reps[0, 1], path_reps[0, 2] = reps[0], reps[1], reps[2]
-    length_price = np.zeros(NICE + 1)
-    for length in range(MIN_COPY, min(NICE, n) + 1):  # no copy runs past the end
-        s = slot(length - MIN_COPY)
-        length_price[length] = literal_price[LITERALS + s] + slot_extra(s)
+    length_price = length_prices(literal_price[LITERALS:], n)
     i = 0
     while i < n:
         here = cost[i]
