@@ -29,6 +29,7 @@ from .._errors import OVER_LIMIT, GageBPEError
 from .._jit import direct, njit
 from ..kernels import dictionary as _kernels, ids_lz as _ids_lz
 from ..plain.varint import varint_at
+from ..kernels.packed import at as packed_at
 from ..kernels.unaligned import copy_bytes, fill
 from ..kernels.xxh64 import data_check
 from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
@@ -194,7 +195,7 @@ def _decode_to(data, decoder_address, out):
     ``len(out)`` bytes, decoded into ``out`` (a new bytes object,
     ``fill``'s); what ``_found`` says of one that fails; else
     NOT_A_RECORD (``_decode_into`` takes it)."""
-    decoder = _kernels.decoder_at(decoder_address)
+    decoder = packed_at(decoder_address)
     head, table, phrases = _kernels.unpacked(decoder)
     coding, size, at, check = _layout(data, head)
     if size != len(out):

@@ -1,12 +1,14 @@
 """One record per call: what ``compress`` gives a record of at most
 DICTIONARY_ALONE bytes with a dictionary, its whole single stream written
 by one kernel, the counterpart of ``decoder.records``.  The kernel is
-called without Numba's dispatch (``_jit.direct``) and writes into the
-thread's buffer: the dictionary's head, the block header by the
-container's own writer (``format.container.put_single_block``), then the
-payload ``kernels.dictionary_records`` chose and wrote, or the record
-STORED.  Handing a batch's four arrays back (``encode_many``) and framing
-in Python cost a record of 64 bytes more than its three parses
+called without Numba's dispatch (``_jit.direct``), takes the dictionary's
+tables and the thread's content finder each as one address
+(``kernels.packed``), and writes into the thread's buffer: the
+dictionary's head, the block header by the container's own writer
+(``format.container.put_single_block``), then the payload
+``kernels.dictionary_records`` chose and wrote, or the record STORED.
+Handing a batch's four arrays back (``encode_many``) and framing in Python
+cost a record of 64 bytes more than its three parses
 (docs/notes/2026-12-06-record-calls.md).
 """
 import threading
@@ -15,36 +17,51 @@ import numpy as np
 
 from .._jit import direct, jitable, njit
 from ..format import container as _container
-from ..format.codings import dictionary_records as _codings
 from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ, STORED
 from ..kernels import dictionary_records as _kernels
 from ..kernels import varint as _varint  # noqa: F401 -- lets put_single_block's put_varint compile
+from ..kernels.packed import at as packed_at
+from ..kernels.primed_lz import unpacked_finder
 from ..kernels.xxh64 import data_check
 
 put_single_block = jitable(_container.put_single_block)
 _thread = threading.local()
 _NO_BYTES = np.zeros(0, np.uint8)
+# A record's stream's bytes besides the record's, at most: its head (magic,
+# descriptor, dictionary id) and its block's header.
+_ROOM = (len(_container.MAGIC) + 1 + _container.DICTIONARY_ID.size
+         + _container.SINGLE_HEADER_MOST)
 
 
 @njit(cache=True, nogil=True)
-def _encode_stream(record, tries, ids_code, finder, most, lz_code, ids_lz_code, head, out):
-    """The single stream of ``record`` (not empty) written into ``out``,
-    which has room for ``head`` (the stream's bytes before its block),
-    SINGLE_HEADER_MOST bytes and the record: its one block coded as
-    ``kernels.dictionary_records.encode_records`` codes it, or STORED
-    where that is no smaller; its size."""
-    coding, best, parses = _kernels.parsed(record, tries, ids_code, finder, most, lz_code,
+def _encode_stream(record, tables_address, finder_address, out):
+    """The single stream of ``record`` (bytes, not empty) written into
+    ``out``, which has room for the stream's head, SINGLE_HEADER_MOST bytes
+    and the record: its one block coded as
+    ``kernels.dictionary_records.parsed`` codes it with the dictionary's
+    tables (``Dictionary.record_tables_address``), copies found by its
+    content finder (``Dictionary.content_finder_address``, which has room
+    for the record), or STORED where that is no smaller; its size."""
+    settings, ids_code, lz_code, ids_lz_code, head = _kernels.unpacked_tables(
+        packed_at(tables_address))
+    tries, c, depth = settings[0], settings[1], settings[2]
+    window, chain_head, chain = unpacked_finder(packed_at(finder_address))
+    n = len(record)
+    for i in range(n):  # where the copy parses lay it anyway: no array of its own
+        window[c + i] = record[i]
+    data = window[c:c + n]
+    coding, best, parses = _kernels.parsed(data, tries, ids_code,
+                                           (window, c, chain_head, chain, depth), n, lz_code,
                                            ids_lz_code)
-    n = record.shape[0]
     at = head.shape[0]
     out[:at] = head
     number = STORED
     if best < n:
         number = (DICTIONARY_IDS if coding == _kernels.IDS else
                   DICTIONARY_LZ if coding == _kernels.LZ else DICTIONARY_IDS_LZ)
-    at = put_single_block(out, at, number, n, best, data_check(record))
+    at = put_single_block(out, at, number, n, best, data_check(data))
     if number == STORED:
-        out[at:at + n] = record
+        out[at:at + n] = data
         return at + n
     _kernels.write(out[at:at + best], coding, parses, ids_code, lz_code, ids_lz_code)
     return at + best
@@ -55,23 +72,20 @@ def stream(record, dictionary):
     ``dictionary``, its one block in the smallest of the dictionary's
     codings (``Dictionary.codings``), copies tried at any length, or
     STORED where that is no smaller: the bytes ``compress_many`` gives it."""
-    tries = _codings.tries_of(dictionary.codings)
-    arguments = (np.frombuffer(record, np.uint8), tries, dictionary.encoding(),
-                 *_codings.copies(dictionary, tries, len(record)), dictionary.head)
-    room = len(dictionary.head) + _container.SINGLE_HEADER_MOST + len(record)
+    n = len(record)
     out = getattr(_thread, "out", _NO_BYTES)
-    if len(out) < room:
-        out = _thread.out = np.empty(max(room, 1024), np.uint8)
-    encode = _ENCODE_STREAM or _load(arguments, out)
-    return out[:encode(*arguments, out)].tobytes()
+    if len(out) < n + _ROOM:
+        out = _thread.out = np.empty(max(n + _ROOM, 1024), np.uint8)
+    return out[:_ENCODE_STREAM(record, dictionary.record_tables_address,
+                               dictionary.content_finder_address(n), out)].tobytes()
 
 
-def _load(arguments, out):
-    """``_encode_stream`` compiled for these arguments' types, which every
-    dictionary's are (``_jit.direct``)."""
+def _loading_encode_stream(*arguments):
+    """``_ENCODE_STREAM`` until it is loaded: compiles ``_encode_stream``
+    for its one signature (``_jit.direct``), then calls it."""
     global _ENCODE_STREAM
-    _ENCODE_STREAM = direct(_encode_stream, *arguments, out)
-    return _ENCODE_STREAM
+    _ENCODE_STREAM = direct(_encode_stream, b"", 0, 0, _NO_BYTES)
+    return _ENCODE_STREAM(*arguments)
 
 
-_ENCODE_STREAM = None
+_ENCODE_STREAM = _loading_encode_stream

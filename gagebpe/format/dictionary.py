@@ -29,9 +29,11 @@ import numpy.typing as npt
 from .._errors import UNDEFINED_MERGE, GageBPEError
 from ..kernels import (bits as _bits, coded_sequence as _coded_sequence,
                        dictionary as _kernels, expand as _expand, huffman as _huffman,
-                       ids_lz as _ids_lz, lz as _lz, rank_merge as _rank_merge)
+                       ids_lz as _ids_lz, lz as _lz, packed as _packed,
+                       rank_merge as _rank_merge)
 from ..kernels.xxh64 import block_check
 from . import container as _container
+from .codings import dictionary_records as _records
 from .codings.registry import DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ
 
 MAGIC = b"\x89GBD"
@@ -231,12 +233,33 @@ class Dictionary:
         thread (a record's parse chains its own positions onto it and
         unchains them after, so a finder serves one record at a time), and
         again only for a record longer than any before."""
+        return self._finder(most)[1:]
+
+    def content_finder_address(self, most: int) -> int:
+        """Where ``content_finder(most)``'s three arrays lie, packed in one
+        (``kernels.packed``), as one record's kernel takes them."""
+        return self._finder(most)[0]
+
+    def _finder(self, most):
         found = getattr(self._finders, "found", None)
-        if found is None or found[0].shape[0] < len(self.content) + most:
-            from ..kernels.primed_lz import content_finder
-            most = max(most, FINDER_ROOM)
-            found = self._finders.found = content_finder(self.lz_encoding()[0], most)
+        if found is None or found[1].shape[0] < len(self.content) + most:
+            from ..kernels import primed_lz
+            window_head_chain = primed_lz.content_finder(self.lz_encoding()[0],
+                                                         max(most, FINDER_ROOM))
+            packed = _packed.pack(window_head_chain)
+            # The views keep ``packed``, and so the address, alive.
+            found = self._finders.found = (packed.ctypes.data,
+                                            *primed_lz.unpacked_finder(packed))
         return found
+
+    @functools.cached_property
+    def record_tables_address(self) -> int:
+        """Where the tables one record per call is coded with lie, packed
+        in one array (``format.codings.dictionary_records.packed_tables``),
+        as that record's kernel takes them; ``encoding()`` reads its tables
+        from that array from then on, so that they are not held twice."""
+        self._record_tables, self._encoding = _records.packed_tables(self)
+        return self._record_tables.ctypes.data
 
     @functools.cached_property
     def decoder(self) -> np.ndarray:
@@ -262,7 +285,7 @@ class Dictionary:
     @functools.cached_property
     def decoder_address(self) -> int:
         """Where ``decoder``'s first word lies, as one record's kernel takes
-        it (``kernels.unaligned.int64s_at``); the array it points to is kept
+        it (``kernels.packed.at``); the array it points to is kept
         with it, so that it lives as long as this dictionary even if
         ``decoder`` is deleted."""
         self._decoder_kept = self.decoder

@@ -16,7 +16,8 @@ from .._jit import njit
 from .expand import PHRASE_SHIFT, copy_within, phrase_length, phrase_offset, phrase_table
 from .expand import symbol_lengths
 from .shortest_parse import MAX_DEPTH, shortest, trie
-from .unaligned import copy_bytes, int64s_at, load8_be
+from .packed import int64s, pack, uint8s
+from .unaligned import copy_bytes, load8_be
 from .huffman import decode_table, peek_in, read
 from .rank_merge import encode_pieces
 
@@ -47,68 +48,33 @@ def phrases(merges, lengths, cap):
 
 
 def decoder(head, table, phrases, literal, distance, content, ids_lz, ids_lz_distance):
-    """One int64 array holding ``head`` (the bytes each record's stream
-    begins with), the decoding ``table`` and the ``phrases``, as
-    ``unpacked`` reads them, the content's LZ decoding tables ``literal``
-    and ``distance`` (``kernels.lz.decoding_tables``'s) and the
-    ``content``, as ``lz_unpacked`` reads them, and DICTIONARY_IDS_LZ's
-    two tables (``kernels.ids_lz.decoding_tables``), as ``ids_lz_unpacked``
-    reads them (empty where there is no content): a kernel then takes one
-    argument for all, and each argument costs a call to it as much as
-    decoding a few tokens."""
-    int64s, bytes_ = (table, literal, distance, ids_lz, ids_lz_distance), (phrases, content, head)
-    words = [_HEADER, *map(len, int64s), *[(len(b) + 7) // 8 for b in bytes_]]
-    out = np.zeros(sum(words), np.int64)
-    out[:_HEADER] = [*map(len, int64s), *map(len, bytes_), len(out)]
-    at = np.cumsum(words)
-    for k, array in enumerate(int64s):
-        out[at[k]:at[k + 1]] = array
-    for k, array in enumerate(bytes_, len(int64s)):
-        out[at[k]:at[k + 1]].view(np.uint8)[:len(array)] = array
-    return out
+    """One array (``kernels.packed``'s) holding ``head`` (the bytes each
+    record's stream begins with), the decoding ``table`` and the
+    ``phrases``, as ``unpacked`` reads them, the content's LZ decoding
+    tables ``literal`` and ``distance`` (``kernels.lz.decoding_tables``'s)
+    and the ``content``, as ``lz_unpacked`` reads them, and
+    DICTIONARY_IDS_LZ's two tables (``kernels.ids_lz.decoding_tables``), as
+    ``ids_lz_unpacked`` reads them (empty where there is no content): a
+    kernel then takes one argument for all, and each argument costs a call
+    to it as much as decoding a few tokens."""
+    return pack((head, table, phrases, literal, distance, content, ids_lz, ids_lz_distance))
 
 
-_HEADER = 9  # the eight arrays' lengths, and the decoder's own
-
-
-@njit(cache=True, nogil=True, inline='always')
-def decoder_at(address):
-    """The decoder (``decoder``'s array) whose first word lies at
-    ``address``, which its owner keeps alive."""
-    return int64s_at(address, int64s_at(address, _HEADER)[_HEADER - 1])
-
-
-@njit(cache=True, nogil=True, inline='always')
-def _parts(decoder):
-    """Where each of ``decoder``'s arrays starts, the end last (a tuple: an
-    array would cost a record an allocation)."""
-    table_end = _HEADER + decoder[0]
-    literal_end = table_end + decoder[1]
-    distance_end = literal_end + decoder[2]
-    ids_lz_end = distance_end + decoder[3]
-    ids_lz_distance_end = ids_lz_end + decoder[4]
-    phrases_end = ids_lz_distance_end + (decoder[5] + 7) // 8
-    content_end = phrases_end + (decoder[6] + 7) // 8
-    return (_HEADER, table_end, literal_end, distance_end, ids_lz_end, ids_lz_distance_end,
-            phrases_end, content_end, content_end + (decoder[7] + 7) // 8)
+_HEAD, _TABLE, _PHRASES, _LITERAL, _DISTANCE, _CONTENT, _IDS_LZ, _IDS_LZ_DISTANCE = range(8)
 
 
 @njit(cache=True, nogil=True, inline='always')
 def unpacked(decoder):
     """``(head, table, phrases)``: the arrays ``decoder`` holds for
     DICTIONARY_IDS records, and their streams' head."""
-    at = _parts(decoder)
-    return (decoder[at[7]:at[8]].view(np.uint8)[:decoder[7]], decoder[at[0]:at[1]],
-            decoder[at[5]:at[6]].view(np.uint8)[:decoder[5]])
+    return uint8s(decoder, _HEAD), int64s(decoder, _TABLE), uint8s(decoder, _PHRASES)
 
 
 @njit(cache=True, nogil=True, inline='always')
 def lz_unpacked(decoder):
     """``(literal, distance, content)``: the arrays ``decoder`` holds for
     DICTIONARY_LZ records (empty where the dictionary has no content)."""
-    at = _parts(decoder)
-    return (decoder[at[1]:at[2]], decoder[at[2]:at[3]],
-            decoder[at[6]:at[7]].view(np.uint8)[:decoder[6]])
+    return int64s(decoder, _LITERAL), int64s(decoder, _DISTANCE), uint8s(decoder, _CONTENT)
 
 
 @njit(cache=True, nogil=True, inline='always')
@@ -116,10 +82,8 @@ def ids_lz_unpacked(decoder):
     """``(table, distance table, phrases, content)``: the arrays
     ``decoder`` holds for DICTIONARY_IDS_LZ records (the tables empty where
     the dictionary takes none)."""
-    at = _parts(decoder)
-    return (decoder[at[3]:at[4]], decoder[at[4]:at[5]],
-            decoder[at[5]:at[6]].view(np.uint8)[:decoder[5]],
-            decoder[at[6]:at[7]].view(np.uint8)[:decoder[6]])
+    return (int64s(decoder, _IDS_LZ), int64s(decoder, _IDS_LZ_DISTANCE),
+            uint8s(decoder, _PHRASES), uint8s(decoder, _CONTENT))
 
 
 @njit(cache=True, nogil=True)

@@ -13,6 +13,7 @@ import numpy as np
 
 from .._jit import njit
 from . import ids_lz as _ids_lz, lz as _lz, primed_lz as _primed
+from .packed import float64s, int32s, int64s, pack, uint8s
 from .shortest_parse import shortest
 from .xxh64 import data_check
 
@@ -71,6 +72,32 @@ def own_share(tokens, n):
             own += lengths[t]
         pos += lengths[t]
     return own / n
+
+
+def packed_tables(settings, ids_code, lz_code, ids_lz_code, head):
+    """One array (``kernels.packed``'s) of what a dictionary codes one
+    record per call with, as ``unpacked_tables`` reads it: its
+    ``settings`` (``tries``, the content's length, the matches' depth),
+    ``encode_records``'s three codes and the head of its records' streams."""
+    return pack((np.array(settings, np.int64), *ids_code, *lz_code, *ids_lz_code, head))
+
+
+@njit(cache=True, nogil=True, inline='always')
+def unpacked_tables(tables):
+    """``(settings, ids_code, lz_code, ids_lz_code, head)`` of
+    ``packed_tables``'s array."""
+    codes, lengths = int64s(tables, 1), uint8s(tables, 2)
+    ids_code = (codes.reshape((1, codes.shape[0])), lengths.reshape((1, lengths.shape[0])),
+                int64s(tables, 3), int64s(tables, 4), int32s(tables, 5), int64s(tables, 6))
+    return int64s(tables, 0), ids_code, _code(tables, 7), _code(tables, 13), uint8s(tables, 19)
+
+
+@njit(cache=True, nogil=True, inline='always')
+def _code(tables, k):
+    """The six arrays of a code (``kernels.huffman.prepared``) from the
+    ``k``-th of ``tables``."""
+    return (int64s(tables, k), uint8s(tables, k + 1), float64s(tables, k + 2),
+            int64s(tables, k + 3), uint8s(tables, k + 4), float64s(tables, k + 5))
 
 
 @njit(cache=True, nogil=True)

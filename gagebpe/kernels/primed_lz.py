@@ -16,6 +16,7 @@ import numpy as np
 
 from .._jit import njit
 from . import lz as _lz
+from .packed import int32s, uint8s
 from .unaligned import copy_bytes
 
 # The content is chosen SEGMENT bytes at a time, each the one of its stretch
@@ -41,6 +42,13 @@ def content_finder(content, most):
         chain[i] = head[h]
         head[h] = i
     return window, head, chain
+
+
+@njit(cache=True, nogil=True, inline='always')
+def unpacked_finder(finder):
+    """``content_finder``'s ``(window, head, chain)`` packed in one array
+    (``kernels.packed``)."""
+    return uint8s(finder, 0), int32s(finder, 1), int32s(finder, 2)
 
 
 @njit(cache=True, nogil=True, inline='always')

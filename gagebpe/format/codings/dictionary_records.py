@@ -71,8 +71,28 @@ def copies(dictionary, tries, most):
     if not tries & (_kernels.LZ | _kernels.IDS_LZ) or most <= 0:
         return _NO_FINDER, 0, _NO_CODES, _NO_CODES
     window, head, chain = dictionary.content_finder(most)
-    return ((window, len(dictionary.content), head, chain, DEPTH), most, dictionary.lz_codes,
-            dictionary.ids_lz_encoding() or _NO_CODES)
+    return ((window, len(dictionary.content), head, chain, DEPTH), most,
+            *_copy_codes(dictionary, tries))
+
+
+def _copy_codes(dictionary, tries):
+    """``(lz_codes, ids_lz_codes)`` of ``dictionary`` where ``tries``
+    try copies, else stand-ins."""
+    if not tries & (_kernels.LZ | _kernels.IDS_LZ):
+        return _NO_CODES, _NO_CODES
+    return dictionary.lz_codes, dictionary.ids_lz_encoding() or _NO_CODES
+
+
+def packed_tables(dictionary):
+    """``(tables, encoding)``: everything ``dictionary`` codes one record
+    per call with in one array (``kernels.dictionary_records.packed_tables``,
+    every coding it takes tried, copies at any length), and its
+    ``encoding()`` read from that array."""
+    tries = tries_of(dictionary.codings)
+    tables = _kernels.packed_tables((tries, len(dictionary.content), DEPTH),
+                                    dictionary.encoding(), *_copy_codes(dictionary, tries),
+                                    dictionary.head)
+    return tables, _kernels.unpacked_tables(tables)[1]
 
 
 @functools.lru_cache
