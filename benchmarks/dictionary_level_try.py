@@ -91,9 +91,9 @@ def main():
                     blocks, seconds = level_try(test, dictionary, variant)
                     row[name] = (sum(min(len(a), len(b)) for a, b in zip(ours, blocks)), seconds)
                 # As the stream's coder does: the level tried only where it
-                # may gain (``_BlockCoder._by_level_too``).
-                coder = _stream._BlockCoder(settings(None), 1, dictionary)
-                gated = [i for i, r in enumerate(test) if coder._by_level_too(len(r), own[i])]
+                # may gain (``encoder.stream._level_may_gain``).
+                gated = [i for i, r in enumerate(test)
+                         if _stream._level_may_gain(quick, len(r), own[i])]
                 blocks, seconds = level_try([test[i] for i in gated], dictionary, quick)
                 better = dict(zip(gated, blocks))
                 row["gated"] = (sum(min(len(a), len(better.get(i, a))) for i, a in enumerate(ours)),

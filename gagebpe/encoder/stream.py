@@ -14,7 +14,7 @@ from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
 from ..format.codings.registry import STORED
 from .._arguments import check_format, check_threads
-from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, OWN_COPIES, settings
+from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, OWN_COPIES, SMALL_BLOCK, settings
 from .._types import BytesLike
 
 if TYPE_CHECKING:
@@ -57,18 +57,11 @@ class _BlockCoder:
         if self.dictionary is None:
             return self._by_level(views)
         blocks, own = _records(views, self.dictionary)
-        tried = [i for i, view in enumerate(views) if self._by_level_too(len(view), own[i])]
+        tried = [i for i, view in enumerate(views)
+                 if _level_may_gain(self.level, len(view), own[i])]
         for i, block in zip(tried, self._by_level([views[i] for i in tried])):
             blocks[i] = min(blocks[i], block, key=len)
         return blocks
-
-    def _by_level_too(self, size, own):
-        """Whether a block of ``size`` bytes beside the dictionary is also
-        coded by its level: past DICTIONARY_ALONE bytes, unless its row
-        tries LZ alone and DICTIONARY_IDS_LZ copied less than OWN_COPIES of
-        it from itself (``own``)."""
-        return size > DICTIONARY_ALONE and (
-            own >= OWN_COPIES or self.level.row(size).tries != ("lz",))
 
     def _by_level(self, views):
         level = self.level
@@ -202,10 +195,10 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     # checks, which cost a small record a sixth of its time.
     if (dictionary is not None and type(data) is bytes and level is None
             and block_size is None and threads == 1 and format == "gbpe"
-            and 0 < len(data) <= DICTIONARY_ALONE):
+            and 0 < len(data) <= SMALL_BLOCK):
         dictionaries, records = _with_dictionaries()
         if type(dictionary) is dictionaries.Dictionary:
-            return records.stream(data, dictionary)
+            return _record(data, dictionary, records)
     if check_format(format) == "gage1994":
         if level is not None or block_size is not None or dictionary is not None:
             raise ValueError("the gage1994 format has no level, block size or dictionary")
@@ -215,7 +208,7 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     if (dictionary is not None and type(data) is bytes
             and 0 < len(data) <= min(DICTIONARY_ALONE, block_size)):
         check_threads(threads)  # a record: what compress_many gives it
-        return _with_dictionaries()[1].stream(data, _one(dictionary))
+        return _with_dictionaries()[1].stream(data, _one(dictionary))[0]
     coder = _BlockCoder(chosen, check_threads(threads), _one(dictionary))
     with memoryview(data) as view, view.cast("B") as data:
         # Every block, the last one too, in one batch: threads share them all.
@@ -233,6 +226,29 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
 
 
 # -- with a dictionary ------------------------------------------------------------
+
+def _level_may_gain(level, size, own):
+    """Whether a block of ``size`` bytes beside a dictionary is also coded
+    by its ``level`` (a ``Level.with_dictionary``): past DICTIONARY_ALONE
+    bytes, unless its row tries LZ alone and DICTIONARY_IDS_LZ copied less
+    than OWN_COPIES of it from itself (``own``)."""
+    return size > DICTIONARY_ALONE and (own >= OWN_COPIES or level.row(size).tries != ("lz",))
+
+
+_DEFAULT_BESIDE_DICTIONARY = settings(None).with_dictionary()
+
+
+def _record(data, dictionary, records):
+    """``compress``'s stream of the record ``data`` (bytes of the first size
+    class, not empty) with ``dictionary`` at the default level: the
+    dictionary kernel's (``encoder.records``), or the level's where that
+    may code it smaller (``_level_may_gain``) and does."""
+    stream, own = records.stream(data, dictionary)
+    if not _level_may_gain(_DEFAULT_BESIDE_DICTIONARY, len(data), own):
+        return stream
+    block, = _BlockCoder(settings(None), 1, dictionary)._by_level([data])
+    return min(stream, _container.single_stream(block, dictionary.id), key=len)
+
 
 @functools.cache
 def _with_dictionaries():

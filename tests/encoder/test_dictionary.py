@@ -213,18 +213,25 @@ def test_copies_reach_into_the_content_and_on_into_the_record(data):
 
 @given(st.lists(st.one_of(st.binary(min_size=1, max_size=600), st.sampled_from(RECORDS),
                           st.tuples(st.sampled_from(RECORDS), st.binary(max_size=40)).map(
-                              lambda t: t[0][:len(t[1]) + 1] + t[1])),
+                              lambda t: t[0][:len(t[1]) + 1] + t[1]),
+                          st.tuples(st.binary(min_size=1, max_size=300), st.integers(2, 14)).map(
+                              lambda t: t[0] * t[1])),
                 min_size=1, max_size=4))
 def test_a_record_per_call_is_the_stream_a_batch_gives(dictionary, records):
-    """``compress`` writes a record's whole stream in a kernel; the batch
-    frames its payloads in Python: the same bytes, STORED ones too."""
+    """``compress`` writes a record's whole stream in a kernel, and tries
+    the level beside it where that may gain; the batch frames its payloads
+    in Python, and the general coder, given the level, tries it as blocks
+    of any size: the same bytes, STORED ones too."""
+    from gagebpe.encoder.levels import DEFAULT_LEVEL
     from gagebpe.encoder.stream import _records
     from gagebpe.encoder.records import stream
     blobs = gagebpe.compress_many(records, dictionary=dictionary)
     assert [gagebpe.compress(r, dictionary=dictionary) for r in records] == blobs
-    blocks, _ = _records(records, dictionary)
+    assert [gagebpe.compress(r, DEFAULT_LEVEL, dictionary=dictionary) for r in records] == blobs
+    blocks, own = _records(records, dictionary)
     assert [stream(r, dictionary) for r in records] == [
-        _container.single_stream(block, dictionary.id) for block in blocks]
+        (_container.single_stream(block, dictionary.id), share)
+        for block, share in zip(blocks, own)]
     assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
 
 
@@ -240,12 +247,13 @@ def test_beside_a_dictionary_levels_neither_mix_nor_parse_fully():
 
 def test_the_level_tries_only_records_that_copy_themselves(dictionary):
     from gagebpe.encoder.levels import DICTIONARY_ALONE, OWN_COPIES, settings
-    from gagebpe.encoder.stream import _BlockCoder, _records
+    from gagebpe.encoder.stream import _level_may_gain, _records
     from gagebpe.kernels.dictionary_records import own_share
-    coder = _BlockCoder(settings(None), 1, dictionary)
-    assert not coder._by_level_too(DICTIONARY_ALONE, 1.0)
-    assert not coder._by_level_too(1000, OWN_COPIES / 2) and coder._by_level_too(1000, OWN_COPIES)
-    assert coder._by_level_too(10_000, 0.0)  # its row tries grammars too
+    level = settings(None).with_dictionary()
+    assert not _level_may_gain(level, DICTIONARY_ALONE, 1.0)
+    assert not _level_may_gain(level, 1000, OWN_COPIES / 2)
+    assert _level_may_gain(level, 1000, OWN_COPIES)
+    assert _level_may_gain(level, 10_000, 0.0)  # its row tries grammars too
     # lengths, distances (0: an id), ids: 4 bytes of ids, then 6 copied from
     # the record itself and 5 from the content before it
     tokens = tuple(np.array(a, np.int32) for a in ([4, 6, 5], [0, 4, 20], [7, 0, 0]))
@@ -255,6 +263,15 @@ def test_the_level_tries_only_records_that_copy_themselves(dictionary):
     repeated = rng.integers(0, 256, 200, dtype=np.uint8).tobytes() * 5
     _, own = _records([RECORDS[0], repeated], dictionary)
     assert own[0] < OWN_COPIES < 0.75 < own[1]  # the ids and content code the first
+    # one record per call, the level tried beside the record's kernel:
+    # its LZ codes repeats of noise smaller than the dictionary, as the
+    # general coder finds
+    from gagebpe.encoder.levels import DEFAULT_LEVEL
+    from gagebpe.encoder.records import stream
+    noise = np.random.default_rng(5).bytes(300) * 3
+    blob = gagebpe.compress(noise, dictionary=dictionary)
+    assert coding_of(blob, dictionary) == LZ and len(blob) < len(stream(noise, dictionary)[0])
+    assert blob == gagebpe.compress(noise, DEFAULT_LEVEL, dictionary=dictionary)
 
 
 def test_a_record_no_coding_shrinks_is_stored(dictionary):
