@@ -14,7 +14,8 @@ from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
 from ..format.codings.registry import STORED
 from .._arguments import check_format, check_threads
-from .levels import DICTIONARY_ALONE, DICTIONARY_COPIES, OWN_COPIES, SMALL_BLOCK, settings
+from .levels import (DICTIONARY_ALONE, DICTIONARY_COPIES, LEVELS, OWN_COPIES, SMALL_BLOCK,
+                     settings)
 from .._types import BytesLike
 
 if TYPE_CHECKING:
@@ -196,9 +197,8 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     if (dictionary is not None and type(data) is bytes and level is None
             and block_size is None and threads == 1 and format == "gbpe"
             and 0 < len(data) <= SMALL_BLOCK):
-        dictionaries, records = _with_dictionaries()
-        if type(dictionary) is dictionaries.Dictionary:
-            return _record(data, dictionary, records)
+        if type(dictionary) is _with_dictionaries()[0].Dictionary:
+            return _record(data, dictionary, None)
     if check_format(format) == "gage1994":
         if level is not None or block_size is not None or dictionary is not None:
             raise ValueError("the gage1994 format has no level, block size or dictionary")
@@ -206,9 +206,9 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     chosen = settings(level)
     block_size = _check_block_size(block_size or chosen.block_size)
     if (dictionary is not None and type(data) is bytes
-            and 0 < len(data) <= min(DICTIONARY_ALONE, block_size)):
+            and 0 < len(data) <= min(SMALL_BLOCK, block_size)):
         check_threads(threads)  # a record: what compress_many gives it
-        return _with_dictionaries()[1].stream(data, _one(dictionary))[0]
+        return _record(data, _one(dictionary), level)
     coder = _BlockCoder(chosen, check_threads(threads), _one(dictionary))
     with memoryview(data) as view, view.cast("B") as data:
         # Every block, the last one too, in one batch: threads share them all.
@@ -235,18 +235,21 @@ def _level_may_gain(level, size, own):
     return size > DICTIONARY_ALONE and (own >= OWN_COPIES or level.row(size).tries != ("lz",))
 
 
-_DEFAULT_BESIDE_DICTIONARY = settings(None).with_dictionary()
+# Each level as it is tried beside a dictionary, made once: a record's
+# call costs less than making one.
+_BESIDE_DICTIONARY = {level: settings(level).with_dictionary() for level in (None, *LEVELS)}
 
 
-def _record(data, dictionary, records):
+def _record(data, dictionary, level):
     """``compress``'s stream of the record ``data`` (bytes of the first size
-    class, not empty) with ``dictionary`` at the default level: the
-    dictionary kernel's (``encoder.records``), or the level's where that
-    may code it smaller (``_level_may_gain``) and does."""
-    stream, own = records.stream(data, dictionary)
-    if not _level_may_gain(_DEFAULT_BESIDE_DICTIONARY, len(data), own):
+    class, not empty) with ``dictionary`` at ``level`` (a valid level or
+    None): the dictionary kernel's (``encoder.records``), or the level's
+    where that may code it smaller (``_level_may_gain``) and does, as
+    ``_BlockCoder`` would."""
+    stream, own = _with_dictionaries()[1].stream(data, dictionary)
+    if not _level_may_gain(_BESIDE_DICTIONARY[level], len(data), own):
         return stream
-    block, = _BlockCoder(settings(None), 1, dictionary)._by_level([data])
+    block, = _BlockCoder(settings(level), 1, dictionary)._by_level([data])
     return min(stream, _container.single_stream(block, dictionary.id), key=len)
 
 

@@ -241,6 +241,7 @@ class Dictionary:
         return self._finder(most)[0]
 
     def _finder(self, most):
+        """``(address, window, head, chain)`` of this thread's finder."""
         found = getattr(self._finders, "found", None)
         if found is None or found[1].shape[0] < len(self.content) + most:
             from ..kernels import primed_lz

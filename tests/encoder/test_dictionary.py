@@ -220,14 +220,16 @@ def test_copies_reach_into_the_content_and_on_into_the_record(data):
 def test_a_record_per_call_is_the_stream_a_batch_gives(dictionary, records):
     """``compress`` writes a record's whole stream in a kernel, and tries
     the level beside it where that may gain; the batch frames its payloads
-    in Python, and the general coder, given the level, tries it as blocks
-    of any size: the same bytes, STORED ones too."""
-    from gagebpe.encoder.levels import DEFAULT_LEVEL
+    in Python, and the general coder (which takes what is not bytes) tries
+    the level as it does blocks of any size: the same bytes, STORED ones
+    too, at the default level and at another."""
     from gagebpe.encoder.stream import _records
     from gagebpe.encoder.records import stream
     blobs = gagebpe.compress_many(records, dictionary=dictionary)
     assert [gagebpe.compress(r, dictionary=dictionary) for r in records] == blobs
-    assert [gagebpe.compress(r, DEFAULT_LEVEL, dictionary=dictionary) for r in records] == blobs
+    assert [gagebpe.compress(bytearray(r), dictionary=dictionary) for r in records] == blobs
+    assert ([gagebpe.compress(r, 2, dictionary=dictionary) for r in records]
+            == [gagebpe.compress(bytearray(r), 2, dictionary=dictionary) for r in records])
     blocks, own = _records(records, dictionary)
     assert [stream(r, dictionary) for r in records] == [
         (_container.single_stream(block, dictionary.id), share)
@@ -266,12 +268,11 @@ def test_the_level_tries_only_records_that_copy_themselves(dictionary):
     # one record per call, the level tried beside the record's kernel:
     # its LZ codes repeats of noise smaller than the dictionary, as the
     # general coder finds
-    from gagebpe.encoder.levels import DEFAULT_LEVEL
     from gagebpe.encoder.records import stream
     noise = np.random.default_rng(5).bytes(300) * 3
     blob = gagebpe.compress(noise, dictionary=dictionary)
     assert coding_of(blob, dictionary) == LZ and len(blob) < len(stream(noise, dictionary)[0])
-    assert blob == gagebpe.compress(noise, DEFAULT_LEVEL, dictionary=dictionary)
+    assert blob == gagebpe.compress(bytearray(noise), dictionary=dictionary)  # the general coder
 
 
 def test_a_record_no_coding_shrinks_is_stored(dictionary):
