@@ -56,6 +56,11 @@ FINDER_ROOM = 4096
 # no more: a decoder holds them all (a forged table of nested doublings
 # would otherwise ask for more memory than there is).
 MAX_PHRASES = 1 << 26
+# Held while an array whose address kernels are handed is kept: two threads
+# may build one at once (``functools.cached_property`` locks nothing since
+# Python 3.12), and the address given out must stay the array kept, never
+# one a second thread dropped.
+_KEEPING = threading.Lock()
 N_BYTES = _kernels.N_BYTES
 
 
@@ -85,6 +90,10 @@ class Dictionary:
         self._encoding: tuple | None = None
         self._ids_lz: tuple | None = None
         self._finders = threading.local()
+        # The arrays whose addresses kernels are handed: set once, never
+        # replaced (``_KEEPING``).
+        self._record_tables: np.ndarray | None = None
+        self._decoder_kept: np.ndarray | None = None
 
     def with_content(self, content: bytes, lz_lengths: npt.ArrayLike) -> "Dictionary":
         """This dictionary with ``content`` (1 to MAX_CONTENT bytes) and its
@@ -259,7 +268,10 @@ class Dictionary:
         in one array (``format.codings.dictionary_records.packed_tables``),
         as that record's kernel takes them; ``encoding()`` reads its tables
         from that array from then on, so that they are not held twice."""
-        self._record_tables, self._encoding = _records.packed_tables(self)
+        tables, encoding = _records.packed_tables(self)
+        with _KEEPING:
+            if self._record_tables is None:
+                self._record_tables, self._encoding = tables, encoding
         return self._record_tables.ctypes.data
 
     @functools.cached_property
@@ -289,7 +301,9 @@ class Dictionary:
         it (``kernels.packed.at``); the array it points to is kept
         with it, so that it lives as long as this dictionary even if
         ``decoder`` is deleted."""
-        self._decoder_kept = self.decoder
+        with _KEEPING:
+            if self._decoder_kept is None:
+                self._decoder_kept = self.decoder
         return self._decoder_kept.ctypes.data
 
 

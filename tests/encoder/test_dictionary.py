@@ -68,6 +68,19 @@ def test_a_dictionary_pickles_and_copies_as_its_bytes(dictionary):
         assert [gagebpe.decompress(b, dictionary=again) for b in blobs] == RECORDS[:50]
 
 
+def test_an_address_given_to_kernels_stays_the_array_kept(dictionary):
+    """Two threads may build a dictionary's packed tables at once (nothing
+    locks ``cached_property`` since Python 3.12): the second build is
+    dropped, so that the address the first gave out still points at the
+    array kept."""
+    d = gagebpe.Dictionary.from_bytes(bytes(dictionary))
+    for name in ("record_tables_address", "decoder_address"):
+        build = getattr(gagebpe.Dictionary, name).func
+        first = build(d)
+        del d.__dict__["decoder"]  # as though the other thread built its own
+        assert build(d) == first
+
+
 def test_training_refuses_nothing_to_learn_and_too_small_a_size():
     with pytest.raises(ValueError):
         gagebpe.train_dictionary([b"", b""], 4096)
