@@ -198,7 +198,23 @@ def _pop(heap, size):
     _sift_down(heap, 0, size - 1)
 
 
-# -- choosing by gain -------------------------------------------------------------
+@njit(cache=True, nogil=True, leaf=True)
+def _sift_down(heap, i, size):
+    """Move entry i of ``heap[:size]`` down to its place."""
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            break
+        best = left
+        if left + 1 < size and _before(heap, left + 1, left):
+            best = left + 1
+        if not _before(heap, best, i):
+            break
+        _swap(heap, i, best)
+        i = best
+
+
+# -- priorities, and the queue rebuilt ---------------------------------------------
 
 @njit(cache=True, nogil=True, leaf=True)
 def _priority(recs, r, by_gain, freq, n, new_id):
@@ -228,22 +244,6 @@ def _requeue(heap, recs, top, min_count, by_gain, freq, total, new_id):
     for i in range(size // 2 - 1, -1, -1):
         _sift_down(heap, i, size)
     return heap, size
-
-
-@njit(cache=True, nogil=True, leaf=True)
-def _sift_down(heap, i, size):
-    """Move entry i of ``heap[:size]`` down to its place."""
-    while True:
-        left = 2 * i + 1
-        if left >= size:
-            break
-        best = left
-        if left + 1 < size and _before(heap, left + 1, left):
-            best = left + 1
-        if not _before(heap, best, i):
-            break
-        _swap(heap, i, best)
-        i = best
 
 
 # -- one merge ----------------------------------------------------------------------
