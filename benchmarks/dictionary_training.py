@@ -74,9 +74,9 @@ def main():
         if args.only and args.only not in kind:
             continue
         for size in args.sizes:
-            figures[f"{kind} {size}"] = measured(units, size, args.dict_size, args.rounds)
-            print(f"{kind:32s} {size:5d} {figures[f'{kind} {size}'][0]:10d} bytes "
-                  f"{figures[f'{kind} {size}'][1]:.3f} s", flush=True)
+            n, seconds = figures[f"{kind} {size}"] = measured(units, size, args.dict_size,
+                                                              args.rounds)
+            print(f"{kind:32s} {size:5d} {n:10d} bytes {seconds:.3f} s", flush=True)
     if args.save:
         Path(args.save).parent.mkdir(parents=True, exist_ok=True)
         Path(args.save).write_text(json.dumps(figures))

@@ -79,8 +79,7 @@ class _BlockCoder:
         return [futures[i].result() for i in range(len(views))]
 
     def _one(self, data, merge):
-        coding, payload = _block.encode(data, self.level, merge)
-        return _container.block(coding, payload, data)
+        return _framed(data, self.level, merge)
 
     def close(self):
         if self._executor is not None:
@@ -245,12 +244,20 @@ def _record(data, dictionary, level):
     class, not empty) with ``dictionary`` at ``level`` (a valid level or
     None): the dictionary kernel's (``encoder.records``), or the level's
     where that may code it smaller (``_level_may_gain``) and does, as
-    ``_BlockCoder`` would."""
+    ``_BlockCoder`` would, at the level's form beside a dictionary made
+    once."""
     stream, own = _with_dictionaries()[1].stream(data, dictionary)
     if not _level_may_gain(_BESIDE_DICTIONARY[level], len(data), own):
         return stream
-    block, = _BlockCoder(settings(level), 1, dictionary)._by_level([data])
+    block = _framed(data, _BESIDE_DICTIONARY[level], None)
     return min(stream, _container.single_stream(block, dictionary.id), key=len)
+
+
+def _framed(data, level, merge):
+    """The framed block of ``data`` coded by ``level`` (``merge`` as
+    ``encoder.block.encode`` takes it)."""
+    coding, payload = _block.encode(data, level, merge)
+    return _container.block(coding, payload, data)
 
 
 @functools.cache

@@ -82,14 +82,20 @@ def packed_tables(settings, ids_code, lz_code, ids_lz_code, head):
     return pack((np.array(settings, np.int64), *ids_code, *lz_code, *ids_lz_code, head))
 
 
+# Where ``packed_tables`` lays each part: a code is six arrays.
+_SETTINGS, _IDS_CODE, _LZ_CODE, _IDS_LZ_CODE, _HEAD = 0, 1, 7, 13, 19
+
+
 @njit(cache=True, nogil=True, inline='always')
 def unpacked_tables(tables):
     """``(settings, ids_code, lz_code, ids_lz_code, head)`` of
     ``packed_tables``'s array."""
-    codes, lengths = int64s(tables, 1), uint8s(tables, 2)
+    codes, lengths = int64s(tables, _IDS_CODE), uint8s(tables, _IDS_CODE + 1)
     ids_code = (codes.reshape((1, codes.shape[0])), lengths.reshape((1, lengths.shape[0])),
-                int64s(tables, 3), int64s(tables, 4), int32s(tables, 5), int64s(tables, 6))
-    return int64s(tables, 0), ids_code, _code(tables, 7), _code(tables, 13), uint8s(tables, 19)
+                int64s(tables, _IDS_CODE + 2), int64s(tables, _IDS_CODE + 3),
+                int32s(tables, _IDS_CODE + 4), int64s(tables, _IDS_CODE + 5))
+    return (int64s(tables, _SETTINGS), ids_code, _code(tables, _LZ_CODE),
+            _code(tables, _IDS_LZ_CODE), uint8s(tables, _HEAD))
 
 
 @njit(cache=True, nogil=True, inline='always')
