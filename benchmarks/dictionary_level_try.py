@@ -6,11 +6,13 @@ joined ``--joins`` at a time, this gives the records' bytes and the
 level try's time as ``with_dictionary`` makes it, over the same with
 the level's own LZ parse (FULL at levels 6-9, and the small-input
 policy's tests on blocks of up to 4 KiB); as the stream's coder tries
-them (``gated``: only where the level may gain); and with no level try
-at all; with ``--parses``, also as
+them (``gated``: only where the level may gain; with ``--own``, gated at
+each of these shares copied from itself instead of OWN_COPIES); and with
+no level try at all; with ``--parses``, also as
 ``with_dictionary`` but each of its LZ parses by these (``passes,candidates``).
 
     python benchmarks/dictionary_level_try.py --sizes 1024 4096 --parses 3,32 2,16
+    python benchmarks/dictionary_level_try.py --sizes 1024 4096 --own 0.5 0.65 --parses 3,32
     python benchmarks/dictionary_level_try.py --sizes 4096 --joins 2 3 8
 
 A 64 KiB dictionary is trained on the first half of each kind's
@@ -66,14 +68,11 @@ def main():
     parser.add_argument("--joins", type=int, nargs="+", default=[1])
     parser.add_argument("--records", type=int, default=100)
     parser.add_argument("--parses", nargs="*", default=[], help="passes,candidates")
+    parser.add_argument("--own", type=float, nargs="*", default=[_stream.OWN_COPIES])
     args = parser.parse_args()
     level = settings(None)
-    quick = level.with_dictionary()
-    variants = {"with_dictionary": quick, "own": own_parse(level, quick)}
-    for text in args.parses:
-        passes, candidates = map(int, text.split(","))
-        variants[text] = by_parse(quick, Parse(passes, candidates))
-    totals = {name: [0, 0.0] for name in (*variants, "gated", "none")}
+    gates = {f"gated {share}" if len(args.own) > 1 else "gated": share for share in args.own}
+    totals = {}
     every_kind = kinds()
     for join in args.joins:
         for kind, units in every_kind.items():
@@ -86,24 +85,39 @@ def main():
                     continue
                 dictionary = gagebpe.train_dictionary(found[:half], 64 << 10)
                 ours, own = _stream._records(test, dictionary)
+                quick = level.with_dictionary(bool(dictionary.content))
+                variants = {"with_dictionary": quick, "own": own_parse(level, quick)}
+                for text in args.parses:
+                    passes, candidates = map(int, text.split(","))
+                    variants[text] = by_parse(quick, Parse(passes, candidates))
                 row = {}
                 for name, variant in variants.items():
                     blocks, seconds = level_try(test, dictionary, variant)
                     row[name] = (sum(min(len(a), len(b)) for a, b in zip(ours, blocks)), seconds)
-                # As the stream's coder does: the level tried only where it
-                # may gain (``encoder.stream._level_may_gain``).
-                gated = [i for i, r in enumerate(test)
-                         if _stream._level_may_gain(quick, len(r), own[i])]
-                blocks, seconds = level_try([test[i] for i in gated], dictionary, quick)
-                better = dict(zip(gated, blocks))
-                row["gated"] = (sum(min(len(a), len(better.get(i, a))) for i, a in enumerate(ours)),
-                                seconds if gated else 1e-9)
+                for name, share in gates.items():
+                    row[name] = gated_try(test, dictionary, quick, ours, own, share)
                 row["none"] = (sum(map(len, ours)), 0.0)
                 for name, (n, t) in row.items():
+                    totals.setdefault(name, [0, 0.0])
                     totals[name][0] += n
                     totals[name][1] += t
                 print(f"{kind:30s} {size:5d} x{join}  {over_own(row)}", flush=True)
     print(f"total  {over_own(totals)}")
+
+
+def gated_try(test, dictionary, level, ours, own, share):
+    """``(bytes, seconds)`` of ``test`` as the stream's coder codes it,
+    the dictionary's blocks ``ours``, the level tried only where it may
+    gain (``encoder.stream._level_may_gain``) with OWN_COPIES ``share``."""
+    kept, _stream.OWN_COPIES = _stream.OWN_COPIES, share
+    try:
+        gated = [i for i, r in enumerate(test) if _stream._level_may_gain(level, len(r), own[i])]
+    finally:
+        _stream.OWN_COPIES = kept
+    blocks, seconds = level_try([test[i] for i in gated], dictionary, level)
+    better = dict(zip(gated, blocks))
+    return (sum(min(len(a), len(better.get(i, a))) for i, a in enumerate(ours)),
+            seconds if gated else 1e-9)
 
 
 def over_own(row):

@@ -53,10 +53,11 @@ DICTIONARY_COPIES = 1 << 16
 # A block of the first size class beside a dictionary, which its level
 # tries by LZ alone, is tried only where DICTIONARY_IDS_LZ's parse copied
 # at least this share of it from itself: LZ within the record alone won
-# nothing elsewhere.  Over the 17 record kinds at 1 and 4 KB, every record
-# the level coded smaller but one (24 bytes) had 0.65 or more, and 78% of
-# the tries are saved (docs/notes/2026-12-06-record-calls.md).
-OWN_COPIES = 0.5
+# nothing elsewhere.  Over the 17 record kinds at 1 and 4 KB, the records
+# the level coded smaller by 658 bytes in all had 0.65 or more, by 24 bytes
+# less (docs/notes/2026-12-06-record-calls.md,
+# docs/notes/2026-12-06-record-level-try.md).
+OWN_COPIES = 0.65
 
 
 class Parse(NamedTuple):
@@ -90,6 +91,11 @@ PARTS = Parse(passes=2, candidates=48, segment=1 << 16, slack=SEQUENCES_SLACK)
 TIGHT_PARTS = PARTS._replace(slack=0.0)
 # A sample's LZ size, for the gates of a row: one parse at the first prices.
 SAMPLE = Parse(passes=1, candidates=16)
+# A record's LZ beside a dictionary with content (``Level.with_dictionary``):
+# one parse, as QUICK's first.  Its later parses gained 0.005% over the 17 record
+# kinds at 1 and 4 KB (a dpkg log 0.17%) for twice the try's time
+# (docs/notes/2026-12-06-record-level-try.md).
+ONE_PASS = Parse(passes=1, candidates=QUICK.candidates)
 
 
 class Row(NamedTuple):
@@ -154,24 +160,28 @@ class Level(NamedTuple):
         """Whether the level codes small inputs by context mixing."""
         return "mixed" in self.rows[0].tries
 
-    def with_dictionary(self):
+    def with_dictionary(self, content=True):
         """This level as it is tried beside a dictionary's codings: no
         block is tried MIXED, which decodes a hundred times slower than a
         record; a block of the first size class only LZ, since a record
         that small never took a grammar coding
         (docs/notes/2026-12-05-dictionary-records.md), without the
         small-input policy's tests; and LZ by the QUICK parse where the
-        level's is FULL.  Beside the dictionary's codings that costs
-        nothing at 1-4 KB (the 17 record kinds: the same bytes, in 0.86 of
-        the try's time) and 0.003-0.04% at 8-32 KB (records joined two to
-        eight at a time; at most 0.9%, a dpkg log), in 0.3-0.8 of the
-        try's time (docs/notes/2026-12-06-record-calls.md)."""
+        level's is FULL.  Beside a dictionary with ``content``, whose
+        copies already take a record's repeats of itself, the first size
+        class's LZ is a rescue, by ONE_PASS (docs/notes/
+        2026-12-06-record-level-try.md); beside one without, it is the
+        only coder of those repeats, by QUICK.  Beside the dictionary's
+        codings that costs 0.005% at 1-4 KB (the 17 record kinds), and
+        0.003-0.04% at 8-32 KB (records joined two to eight at a time; at
+        most 0.9%, a dpkg log), in 0.3-0.8 of the try's time
+        (docs/notes/2026-12-06-record-calls.md)."""
         def quick(row):
             return QUICK if row.parse == FULL else row.parse
 
         first, *rest = self.rows
         return self._replace(rows=(
-            first._replace(tries=("lz",), parse=quick(first), small=False),
+            first._replace(tries=("lz",), parse=ONE_PASS if content else QUICK, small=False),
             *(row._replace(tries=tuple(t for t in row.tries if t != "mixed"), parse=quick(row))
               for row in rest)))
 

@@ -37,7 +37,8 @@ class _BlockCoder:
     (blocks of up to DICTIONARY_ALONE bytes by the dictionary or stored)."""
 
     def __init__(self, level, threads, dictionary=None):
-        self.level = level if dictionary is None else level.with_dictionary()
+        self.level = (level if dictionary is None
+                      else level.with_dictionary(content=bool(dictionary.content)))
         self.threads = threads
         self.dictionary = dictionary
         self._executor = None
@@ -234,9 +235,10 @@ def _level_may_gain(level, size, own):
     return size > DICTIONARY_ALONE and (own >= OWN_COPIES or level.row(size).tries != ("lz",))
 
 
-# Each level as it is tried beside a dictionary, made once: a record's
-# call costs less than making one.
-_BESIDE_DICTIONARY = {level: settings(level).with_dictionary() for level in (None, *LEVELS)}
+# Each level as it is tried beside a dictionary with content or without,
+# made once: a record's call costs less than making one.
+_BESIDE_DICTIONARY = {(level, content): settings(level).with_dictionary(content)
+                      for level in (None, *LEVELS) for content in (False, True)}
 
 
 def _record(data, dictionary, level):
@@ -247,9 +249,10 @@ def _record(data, dictionary, level):
     ``_BlockCoder`` would, at the level's form beside a dictionary made
     once."""
     stream, own = _with_dictionaries()[1].stream(data, dictionary)
-    if not _level_may_gain(_BESIDE_DICTIONARY[level], len(data), own):
+    beside = _BESIDE_DICTIONARY[level, bool(dictionary.content)]
+    if not _level_may_gain(beside, len(data), own):
         return stream
-    block = _framed(data, _BESIDE_DICTIONARY[level], None)
+    block = _framed(data, beside, None)
     return min(stream, _container.single_stream(block, dictionary.id), key=len)
 
 

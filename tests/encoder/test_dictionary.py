@@ -251,10 +251,11 @@ def test_a_record_per_call_is_the_stream_a_batch_gives(dictionary, records):
 
 
 def test_beside_a_dictionary_levels_neither_mix_nor_parse_fully():
-    from gagebpe.encoder.levels import FULL, LEVELS, QUICK
+    from gagebpe.encoder.levels import FULL, LEVELS, ONE_PASS, QUICK
     for level in LEVELS.values():
+        assert level.with_dictionary(content=False).rows[0].parse == QUICK
         first, *rest = level.with_dictionary().rows
-        assert first.tries == ("lz",) and first.parse == QUICK and not first.small
+        assert first.tries == ("lz",) and first.parse == ONE_PASS and not first.small
         for row, before in zip(rest, level.rows[1:]):
             assert "mixed" not in row.tries and row.parse != FULL
             assert row.parse == (QUICK if before.parse == FULL else before.parse)
