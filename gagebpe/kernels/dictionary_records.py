@@ -19,6 +19,14 @@ from .xxh64 import data_check
 
 # The codings a record tries, as bits of ``tries``.
 IDS, LZ, IDS_LZ = 1, 2, 4
+# Where DICTIONARY_IDS_LZ is tried, DICTIONARY_LZ is tried only on records
+# its parse copied at least this share of: LZ's literals cost more than
+# ids, and only its copies, in a code of their own, can undercut the ids'
+# coding.  Over the 17 record kinds at 64 B-4 KB it won on 299 records of
+# 14,048, of 30% copies or more but for 0.003% of all bytes (a kind at
+# most 0.14%), and is parsed for a third of the records
+# (docs/notes/2026-12-06-record-level-try.md).
+LZ_COPIES = 0.3
 
 
 @njit(cache=True, nogil=True)
@@ -54,6 +62,18 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_code, ids_lz_
         payload_starts[i + 1] = at + best
         checks[i] = data_check(record)
     return payloads[:payload_starts[n]], payload_starts, codings, checks, own
+
+
+@njit(cache=True, nogil=True, inline='always')
+def copy_share(tokens, n):
+    """The share of a record's ``n`` bytes its DICTIONARY_IDS_LZ ``tokens``
+    copy (from the content or the record itself)."""
+    lengths, distances, _ = tokens
+    copied = 0
+    for t in range(lengths.shape[0]):
+        if distances[t]:
+            copied += lengths[t]
+    return copied / n
 
 
 @njit(cache=True, nogil=True)
@@ -118,6 +138,7 @@ def parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code):
     lz = (ids, ids, ids, ids)
     tokens = (ids, ids, ids)
     copies = tries & (LZ | IDS_LZ) and record.shape[0] <= most
+    lz_tried = False
     both = copies and tries & IDS and tries & IDS_LZ  # the ids' parse on the same trie walk
     if tries & IDS and not both:
         ids = shortest(record, sizes, lengths[0], edges, symbols, bits)
@@ -129,12 +150,14 @@ def parsed(record, tries, ids_code, finder, most, lz_code, ids_lz_code):
         elif tries & IDS_LZ:
             tokens = _ids_lz.parse(copied, c, found, sizes, edges, symbols, ids_lz_code[2],
                                    ids_lz_code[5])
-        if tries & LZ:
+        lz_tried = (tries & LZ) != 0 and ((tries & IDS_LZ) == 0 or
+                                          copy_share(tokens, record.shape[0]) >= LZ_COPIES)
+        if lz_tried:
             lz = _primed.parse(copied, c, found, literal_price, distance_price)
     best, coding = np.int64(1) << 62, 0
     if tries & IDS:
         best, coding = _bytes(lengths[0][ids].astype(np.int64).sum()), IDS
-    if copies and tries & LZ:
+    if lz_tried:
         size = _bytes(_lz.coded_bits(lz[0], lz[1], lz_code[1], lz_code[4], _lz.REPS))
         if size < best:
             best, coding = size, LZ

@@ -264,7 +264,7 @@ def test_beside_a_dictionary_levels_neither_mix_nor_parse_fully():
 def test_the_level_tries_only_records_that_copy_themselves(dictionary):
     from gagebpe.encoder.levels import DICTIONARY_ALONE, OWN_COPIES, settings
     from gagebpe.encoder.stream import _level_may_gain, _records
-    from gagebpe.kernels.dictionary_records import own_share
+    from gagebpe.kernels.dictionary_records import copy_share, own_share
     level = settings(None).with_dictionary()
     assert not _level_may_gain(level, DICTIONARY_ALONE, 1.0)
     assert not _level_may_gain(level, 1000, OWN_COPIES / 2)
@@ -274,6 +274,7 @@ def test_the_level_tries_only_records_that_copy_themselves(dictionary):
     # the record itself and 5 from the content before it
     tokens = tuple(np.array(a, np.int32) for a in ([4, 6, 5], [0, 4, 20], [7, 0, 0]))
     assert own_share(tokens, 15) == 6 / 15
+    assert copy_share(tokens, 15) == 11 / 15  # what DICTIONARY_LZ is tried on (LZ_COPIES)
     assert own_share(tuple(np.zeros(0, np.int32) for _ in range(3)), 15) == 1.0
     rng = np.random.default_rng(5)
     repeated = rng.integers(0, 256, 200, dtype=np.uint8).tobytes() * 5
