@@ -65,15 +65,25 @@ def encode_records(data, starts, tries, ids_code, finder, most, lz_code, ids_lz_
 
 
 @njit(cache=True, nogil=True, inline='always')
-def copy_share(tokens, n):
-    """The share of a record's ``n`` bytes its DICTIONARY_IDS_LZ ``tokens``
-    copy (from the content or the record itself)."""
+def _copied(tokens):
+    """``(bytes copied, bytes copied from the record itself)`` by a
+    record's DICTIONARY_IDS_LZ ``tokens``."""
     lengths, distances, _ = tokens
-    copied = 0
+    pos, copied, own = 0, 0, 0
     for t in range(lengths.shape[0]):
         if distances[t]:
             copied += lengths[t]
-    return copied / n
+            if distances[t] <= pos:
+                own += lengths[t]
+        pos += lengths[t]
+    return copied, own
+
+
+@njit(cache=True, nogil=True, inline='always')
+def copy_share(tokens, n):
+    """The share of a record's ``n`` bytes its DICTIONARY_IDS_LZ ``tokens``
+    copy (from the content or the record itself)."""
+    return _copied(tokens)[0] / n
 
 
 @njit(cache=True, nogil=True)
@@ -83,15 +93,9 @@ def own_share(tokens, n):
     ids: where it is small, LZ within the record alone cannot code it
     much smaller (``encoder.levels.OWN_COPIES``); 1 where the coding was
     not tried, which says nothing."""
-    lengths, distances, _ = tokens
-    if lengths.shape[0] == 0:
+    if tokens[0].shape[0] == 0:
         return 1.0
-    pos, own = 0, 0
-    for t in range(lengths.shape[0]):
-        if 0 < distances[t] <= pos:
-            own += lengths[t]
-        pos += lengths[t]
-    return own / n
+    return _copied(tokens)[1] / n
 
 
 def packed_tables(settings, ids_code, lz_code, ids_lz_code, head):

@@ -530,15 +530,11 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
     if by_gain:
         for i in range(n):
             freq[ids[i]] += 1
-    heap = np.empty((1024, 3), np.int64)
-    size = 0
     for r in range(nrec[TOP]):
-        if recs[r, COUNT] >= min_count:
-            heap = _push(heap, size, recs, r,
-                         _priority(recs, r, by_gain, freq, total, first_id))
-            size += 1
-        else:
+        if recs[r, COUNT] < min_count:
             _free(keys, vals, recs, nrec, seq, pool, r)
+    heap, size = _requeue(np.empty((1024, 3), np.int64), recs, nrec[TOP], min_count, by_gain,
+                          freq, total, first_id)
 
     # per symbol: records of (symbol, new) and (new, symbol), and the merge
     # that made them; grown as merges make symbols
