@@ -27,6 +27,7 @@ from pathlib import Path
 import gagebpe
 from gagebpe.encoder import stream as _stream
 from gagebpe.encoder.levels import DICTIONARY_ALONE, Parse, settings
+from gagebpe.format.container import BLOCK_HEADER
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from records import kinds, records  # noqa: E402
@@ -111,7 +112,8 @@ def gated_try(test, dictionary, level, ours, own, share):
     gain (``encoder.stream._level_may_gain``) with OWN_COPIES ``share``."""
     kept, _stream.OWN_COPIES = _stream.OWN_COPIES, share
     try:
-        gated = [i for i, r in enumerate(test) if _stream._level_may_gain(level, len(r), own[i])]
+        gated = [i for i, r in enumerate(test)
+                 if _stream._level_may_gain(level, r, own[i], len(ours[i]) - BLOCK_HEADER.size)]
     finally:
         _stream.OWN_COPIES = kept
     blocks, seconds = level_try([test[i] for i in gated], dictionary, level)

@@ -35,14 +35,15 @@ _ROOM = (len(_container.MAGIC) + 1 + _container.DICTIONARY_ID.size
 
 @njit(cache=True, nogil=True)
 def _encode_stream(record, tables_address, finder_address, out):
-    """``(size, own)``: the single stream of ``record`` (bytes, not empty)
+    """``(size, payload, own)``: the single stream of ``record`` (bytes, not empty)
     written into ``out``, which has room for the stream's head,
     SINGLE_HEADER_MOST bytes and the record: its one block coded as
     ``kernels.dictionary_records.parsed`` codes it with the dictionary's
     tables (``Dictionary.record_tables_address``), copies found by its
     content finder (``Dictionary.content_finder_address``, which has room
-    for the record), or STORED where that is no smaller; and the share of
-    the record DICTIONARY_IDS_LZ copied from itself
+    for the record), or STORED where that is no smaller; its block's
+    payload bytes (the record's where STORED); and the share of the record
+    DICTIONARY_IDS_LZ copied from itself
     (``kernels.dictionary_records.own_share``)."""
     settings, ids_code, lz_code, ids_lz_code, head = _kernels.unpacked_tables(
         packed_at(tables_address))
@@ -65,25 +66,25 @@ def _encode_stream(record, tables_address, finder_address, out):
     own = _kernels.own_share(parses[2], n)
     if number == STORED:
         out[at:at + n] = data
-        return at + n, own
+        return at + n, n, own
     _kernels.write(out[at:at + best], coding, parses, ids_code, lz_code, ids_lz_code)
-    return at + best, own
+    return at + best, best, own
 
 
 def stream(record, dictionary):
-    """``(stream, own)``: the single stream of ``record`` (bytes, not
-    empty) naming ``dictionary``, its one block in the smallest of the
+    """``(stream, payload, own)``: the single stream of ``record`` (bytes,
+    not empty) naming ``dictionary``, its one block in the smallest of the
     dictionary's codings (``Dictionary.codings``), copies tried at any
     length, or STORED where that is no smaller, as ``compress_many``'s
-    batch codes it; and the share of it DICTIONARY_IDS_LZ copied from
-    itself."""
+    batch codes it; its block's payload bytes; and the share of the record
+    DICTIONARY_IDS_LZ copied from itself."""
     n = len(record)
     out = getattr(_thread, "out", _NO_BYTES)
     if len(out) < n + _ROOM:
         out = _thread.out = np.empty(max(n + _ROOM, 1024), np.uint8)
-    size, own = _ENCODE_STREAM(record, dictionary.record_tables_address,
-                               dictionary.content_finder_address(n), out)
-    return out[:size].tobytes(), own
+    size, payload, own = _ENCODE_STREAM(record, dictionary.record_tables_address,
+                                        dictionary.content_finder_address(n), out)
+    return out[:size].tobytes(), payload, own
 
 
 def _loading_encode_stream(*arguments):

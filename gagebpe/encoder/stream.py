@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
+from ..format.codings import lz as _coding_lz
 from ..format.codings.registry import STORED
 from .._arguments import check_format, check_threads
 from .levels import (DICTIONARY_ALONE, DICTIONARY_COPIES, LEVELS, OWN_COPIES, SMALL_BLOCK,
@@ -60,7 +61,8 @@ class _BlockCoder:
             return self._by_level(views)
         blocks, own = _records(views, self.dictionary)
         tried = [i for i, view in enumerate(views)
-                 if _level_may_gain(self.level, len(view), own[i])]
+                 if _level_may_gain(self.level, view, own[i],
+                                    len(blocks[i]) - _container.BLOCK_HEADER.size)]
         for i, block in zip(tried, self._by_level([views[i] for i in tried])):
             blocks[i] = min(blocks[i], block, key=len)
         return blocks
@@ -227,12 +229,21 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
 
 # -- with a dictionary ------------------------------------------------------------
 
-def _level_may_gain(level, size, own):
-    """Whether a block of ``size`` bytes beside a dictionary is also coded
-    by its ``level`` (a ``Level.with_dictionary``): past DICTIONARY_ALONE
-    bytes, unless its row tries LZ alone and DICTIONARY_IDS_LZ copied less
-    than OWN_COPIES of it from itself (``own``)."""
-    return size > DICTIONARY_ALONE and (own >= OWN_COPIES or level.row(size).tries != ("lz",))
+def _level_may_gain(level, data, own, payload):
+    """Whether block ``data`` beside a dictionary, whose coding of it took
+    ``payload`` bytes (its own where STORED), is also coded by its
+    ``level`` (a ``Level.with_dictionary``): past DICTIONARY_ALONE bytes;
+    where its row tries LZ alone (in one part), only if DICTIONARY_IDS_LZ
+    copied at least OWN_COPIES of it from itself (``own``) and an LZ
+    payload of it could be smaller (``kernels.lz_floor``: a record the
+    dictionary codes in fewer bytes than its floor, the level never
+    does)."""
+    size = len(data)
+    if size <= DICTIONARY_ALONE:
+        return False
+    if level.row(size).tries != ("lz",):
+        return True
+    return own >= OWN_COPIES and _coding_lz.payload_floor(data) < payload
 
 
 # Each level as it is tried beside a dictionary with content or without,
@@ -248,9 +259,9 @@ def _record(data, dictionary, level):
     where that may code it smaller (``_level_may_gain``) and does, as
     ``_BlockCoder`` would, at the level's form beside a dictionary made
     once."""
-    stream, own = _with_dictionaries()[1].stream(data, dictionary)
+    stream, payload, own = _with_dictionaries()[1].stream(data, dictionary)
     beside = _BESIDE_DICTIONARY[level, bool(dictionary.content)]
-    if not _level_may_gain(beside, len(data), own):
+    if not _level_may_gain(beside, data, own, payload):
         return stream
     block = _framed(data, beside, None)
     return min(stream, _container.single_stream(block, dictionary.id), key=len)

@@ -15,7 +15,7 @@ from gagebpe.decoder import fast as _fast
 from gagebpe.decoder import blocks
 from gagebpe.format.codings import lz as _coding_lz
 from gagebpe.format import container as _container
-from gagebpe.kernels import lz as _lz
+from gagebpe.kernels import lz as _lz, lz_floor
 from gagebpe.format.codings.registry import LZ, LZ_PARTS, SEQUENCES
 from gagebpe.sample import sample
 
@@ -237,6 +237,37 @@ def longest_matches(data, tree, depth):
                 assert (data[at:at + length] == data[at - distance:at - distance + length]).all()
             longest.append(int(found[-1]) if len(found) else 0)
     return longest
+
+
+def _stride_table(rows):
+    """Rows of a constant 3-byte field and one varying byte: copies of
+    three bytes at the repeat distance are what codes them small."""
+    return b"".join(b"abc" + bytes([(k * 37) % 251]) for k in range(rows))
+
+
+@settings(deadline=None)
+@given(st.one_of(byte_strings(3000), repetitive(), st.integers(1, 900).map(_stride_table)))
+def test_no_parse_codes_a_block_below_its_floor(data):
+    # ``payload_floor`` is a bound, not an estimate: it holds for every
+    # parse the levels make and for greedy copies, on any bytes
+    if not data:
+        return
+    floor = _coding_lz.payload_floor(data)
+    assert floor >= lz_floor.HEAD == len(_coding_lz._head(np.zeros(257), np.zeros(2), 1))
+    for parse in (levels.ONE_PASS, levels.QUICK, levels.FULL):
+        assert floor <= len(_coding_lz.encode(data, parse)[1])
+    assert floor <= len(_coding_lz.encode_greedy(data, 3, 3))
+
+
+def test_a_floor_grows_with_what_no_copy_can_hold():
+    rng = np.random.default_rng(7)
+    noise = rng.integers(0, 256, 2000, dtype=np.uint8).tobytes()
+    # bytes that repeat nothing cost their entropy, nearly 8 bits each; a
+    # block that repeats itself only a few bytes, whatever its length
+    assert _coding_lz.payload_floor(noise) > 0.95 * len(noise)
+    assert _coding_lz.payload_floor(noise[:500] * 4) < _coding_lz.payload_floor(noise[:600])
+    assert _coding_lz.payload_floor(b"a" * 4000) < 10
+
 
 
 @settings(deadline=None, max_examples=40)

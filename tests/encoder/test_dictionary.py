@@ -245,8 +245,8 @@ def test_a_record_per_call_is_the_stream_a_batch_gives(dictionary, records):
             == [gagebpe.compress(bytearray(r), 2, dictionary=dictionary) for r in records])
     blocks, own = _records(records, dictionary)
     assert [stream(r, dictionary) for r in records] == [
-        (_container.single_stream(block, dictionary.id), share)
-        for block, share in zip(blocks, own)]
+        (_container.single_stream(block, dictionary.id), len(block) - _container.BLOCK_HEADER.size,
+         share) for block, share in zip(blocks, own)]
     assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
 
 
@@ -264,12 +264,20 @@ def test_beside_a_dictionary_levels_neither_mix_nor_parse_fully():
 def test_the_level_tries_only_records_that_copy_themselves(dictionary):
     from gagebpe.encoder.levels import DICTIONARY_ALONE, OWN_COPIES, settings
     from gagebpe.encoder.stream import _level_may_gain, _records
+    from gagebpe.format.codings.lz import payload_floor
     from gagebpe.kernels.dictionary_records import copy_share, own_share
     level = settings(None).with_dictionary()
-    assert not _level_may_gain(level, DICTIONARY_ALONE, 1.0)
-    assert not _level_may_gain(level, 1000, OWN_COPIES / 2)
-    assert _level_may_gain(level, 1000, OWN_COPIES)
-    assert _level_may_gain(level, 10_000, 0.0)  # its row tries grammars too
+    rng = np.random.default_rng(5)
+    repeated = rng.integers(0, 256, 200, dtype=np.uint8).tobytes() * 5
+    assert not _level_may_gain(level, repeated[:DICTIONARY_ALONE], 1.0, DICTIONARY_ALONE)
+    assert not _level_may_gain(level, repeated, OWN_COPIES / 2, len(repeated))
+    assert _level_may_gain(level, repeated, OWN_COPIES, len(repeated))
+    # where the dictionary took no more than any LZ payload could, the
+    # level cannot win
+    floor = payload_floor(repeated)
+    assert not _level_may_gain(level, repeated, 1.0, floor)
+    assert _level_may_gain(level, repeated, 1.0, floor + 1)
+    assert _level_may_gain(level, repeated * 10, 0.0, 1)  # its row tries grammars too
     # lengths, distances (0: an id), ids: 4 bytes of ids, then 6 copied from
     # the record itself and 5 from the content before it
     tokens = tuple(np.array(a, np.int32) for a in ([4, 6, 5], [0, 4, 20], [7, 0, 0]))
@@ -288,6 +296,28 @@ def test_the_level_tries_only_records_that_copy_themselves(dictionary):
     blob = gagebpe.compress(noise, dictionary=dictionary)
     assert coding_of(blob, dictionary) == LZ and len(blob) < len(stream(noise, dictionary)[0])
     assert blob == gagebpe.compress(bytearray(noise), dictionary=dictionary)  # the general coder
+
+
+def test_beside_a_dictionary_without_content_the_level_is_skipped_only_where_it_loses(
+        dictionary):
+    # No record's copies of itself are known there: the floor alone gates
+    # the level's try, and the streams are those trying it on every record
+    from gagebpe.encoder.levels import settings
+    from gagebpe.encoder.records import stream
+    from gagebpe.encoder.stream import _framed, _level_may_gain
+    plain = gagebpe.Dictionary(dictionary.merges, dictionary.lengths)
+    beside = settings(None).with_dictionary(content=False)
+    noise = np.random.default_rng(5).bytes(300)
+    records = [b"".join(RECORDS[i:i + n]) for n in (6, 12, 24) for i in range(0, 120, n)]
+    records += [noise * 3, noise[:200] * 9, b"".join(SAMPLES[:4]) * 3]
+    skipped = []
+    for record in records:
+        ours, payload, own = stream(record, plain)
+        level = _container.single_stream(_framed(record, beside, None), plain.id)
+        assert gagebpe.compress(record, dictionary=plain) == min(ours, level, key=len)
+        if not _level_may_gain(beside, record, own, payload):
+            skipped.append(len(level) - len(ours))
+    assert 0 < len(skipped) < len(records) and min(skipped) >= 0
 
 
 def test_a_record_no_coding_shrinks_is_stored(dictionary):

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...kernels import greedy as _greedy, lz as _lz
+from ...kernels import greedy as _greedy, lz as _lz, lz_floor as _lz_floor
 from ...plain import lz as plain_lz
 from ..._jit import njit
 from . import problems as _problems
@@ -43,6 +43,12 @@ def encode_greedy(data, shortest, width):
     stream, literal_lengths, distance_lengths = _lz.pack_copies(
         array, _greedy.copies(array, shortest, width), _first_reps(), 1)
     return _head(literal_lengths, distance_lengths, 1) + stream.tobytes()
+
+
+def payload_floor(data):
+    """The fewest bytes an LZ payload of block ``data`` (bytes-like, not
+    empty) can take, whatever its parse (``kernels.lz_floor``)."""
+    return _lz_floor.payload_floor(np.frombuffer(data, np.uint8))
 
 
 def _encode_small(array, max_chain, passes):
