@@ -23,28 +23,33 @@ _TABLE_BITS = _lz.TABLE_SYMBOLS * _lz.TABLE_CODE_BITS  # a code-length table's f
 
 
 @njit(cache=True, nogil=True)
-def payload_floor(data):
+def payload_floor(data, shortest):
     """The fewest bytes of an LZ payload (``format.codings.lz``, in one
-    part) of block ``data``: no parse of it codes smaller."""
+    part) of block ``data``, its copies ``shortest`` bytes long at least:
+    with MIN_COPY, no parse of it codes smaller; longer (at most 7), an
+    estimate of what copies that short would not gain
+    (``benchmarks/lz_floor.py``)."""
     n = data.shape[0]
     shift = 28  # of a 32-bit hash, to a table of at least 2n entries
     while 1 << (32 - shift) < 2 * n:
         shift -= 1
     mask = (1 << (32 - shift)) - 1
-    seen = np.zeros(mask + 1, np.int32)  # MIN_COPY-byte strings, each + 1
+    seen = np.zeros(mask + 1, np.int64)  # the strings, each + 1
     counts = np.zeros(_lz.LITERALS, np.int64)  # of the bytes no copy can hold
     runs = 0
     covered = 0  # the end of the bytes an earlier string may cover
     for p in range(n):
-        if p + _lz.MIN_COPY <= n:
-            key = np.int64(data[p]) | np.int64(data[p + 1]) << 8 | np.int64(data[p + 2]) << 16
-            h = ((key * 0x9E3779B1) & 0xFFFFFFFF) >> shift
+        if p + shortest <= n:
+            key = np.int64(0)
+            for k in range(p, p + shortest):
+                key = key << 8 | np.int64(data[k])
+            h = (((key ^ key >> 24) * 0x9E3779B1) & 0xFFFFFFFF) >> shift
             while seen[h] != 0 and seen[h] != key + 1:
                 h = (h + 1) & mask
             if seen[h]:
                 if covered < p:  # a run begins
                     runs += 1
-                covered = p + _lz.MIN_COPY
+                covered = p + shortest
             else:
                 seen[h] = key + 1
         if p >= covered:

@@ -48,7 +48,7 @@ def encode_greedy(data, shortest, width):
 def payload_floor(data):
     """The fewest bytes an LZ payload of block ``data`` (bytes-like, not
     empty) can take, whatever its parse (``kernels.lz_floor``)."""
-    return _lz_floor.payload_floor(np.frombuffer(data, np.uint8))
+    return _lz_floor.payload_floor(np.frombuffer(data, np.uint8), _lz.MIN_COPY)
 
 
 def _encode_small(array, max_chain, passes):
