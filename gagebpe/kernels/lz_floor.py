@@ -20,6 +20,7 @@ from . import lz as _lz
 # Bytes of an LZ payload before its tokens: the count of slots of each code.
 HEAD = 2
 _TABLE_BITS = _lz.TABLE_SYMBOLS * _lz.TABLE_CODE_BITS  # a code-length table's fixed part
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True, nogil=True)
@@ -30,10 +31,10 @@ def payload_floor(data, shortest):
     estimate of what copies that short would not gain
     (``benchmarks/lz_floor.py``)."""
     n = data.shape[0]
-    shift = 28  # of a 32-bit hash, to a table of at least 2n entries
-    while 1 << (32 - shift) < 2 * n:
-        shift -= 1
-    mask = (1 << (32 - shift)) - 1
+    bits = 4  # of the table of the strings seen: at least 2n entries
+    while 1 << bits < 2 * n:
+        bits += 1
+    mask = (1 << bits) - 1
     seen = np.zeros(mask + 1, np.int64)  # the strings, each + 1
     counts = np.zeros(_lz.LITERALS, np.int64)  # of the bytes no copy can hold
     runs = 0
@@ -43,7 +44,7 @@ def payload_floor(data, shortest):
             key = np.int64(0)
             for k in range(p, p + shortest):
                 key = key << 8 | np.int64(data[k])
-            h = (((key ^ key >> 24) * 0x9E3779B1) & 0xFFFFFFFF) >> shift
+            h = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(64 - bits))
             while seen[h] != 0 and seen[h] != key + 1:
                 h = (h + 1) & mask
             if seen[h]:
