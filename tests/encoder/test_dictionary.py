@@ -256,6 +256,8 @@ def test_beside_a_dictionary_levels_neither_mix_nor_parse_fully():
         assert level.with_dictionary(content=False).rows[0].parse == QUICK
         first, *rest = level.with_dictionary().rows
         assert first.tries == ("lz",) and first.parse == ONE_PASS and not first.small
+        # in one part, as the floor that gates the try bounds (kernels.lz_floor)
+        assert not (first.parse.segment or first.entropic_below or first.greedy_below)
         for row, before in zip(rest, level.rows[1:]):
             assert "mixed" not in row.tries and row.parse != FULL
             assert row.parse == (QUICK if before.parse == FULL else before.parse)
