@@ -6,10 +6,11 @@ joined ``--joins`` at a time, this gives the records' bytes and the
 level try's time as ``with_dictionary`` makes it, over the same with
 the level's own LZ parse (FULL at levels 6-9, and the small-input
 policy's tests on blocks of up to 4 KiB); as the stream's coder tries
-them (``gated``: only where the level may gain; with ``--own``, gated at
-each of these shares copied from itself instead of OWN_COPIES); and with
-no level try at all; with ``--parses``, also as
-``with_dictionary`` but each of its LZ parses by these (``passes,candidates``).
+them (``gated``: only where the level may gain, and given up on where
+its first pass comes to too much; with ``--own``, gated at each of these
+shares copied from itself instead of OWN_COPIES); and with no level try
+at all; with ``--parses``, also as ``with_dictionary`` but each of its
+LZ parses by these (``passes,candidates``).
 
     python benchmarks/dictionary_level_try.py --sizes 1024 4096 --parses 3,32 2,16
     python benchmarks/dictionary_level_try.py --sizes 1024 4096 --own 0.5 0.65 --parses 3,32
@@ -50,15 +51,16 @@ def by_parse(with_dictionary, parse):
         for row in with_dictionary.rows))
 
 
-def level_try(test, dictionary, level):
+def level_try(test, dictionary, level, beats=None):
     """``(blocks, best seconds of three)``: ``test`` coded by ``level``
-    alone, as the stream's coder tries it beside the dictionary."""
+    alone, as the stream's coder tries it beside the dictionary (each of
+    use only under its ``beats`` bytes, if given)."""
     coder = _stream._BlockCoder(settings(None), 1, dictionary)
     coder.level = level
     best, blocks = float("inf"), []
     for _ in range(3):
         start = time.perf_counter()
-        blocks = coder._by_level(test)
+        blocks = coder._by_level(test, beats)
         best = min(best, time.perf_counter() - start)
     return blocks, best
 
@@ -116,7 +118,8 @@ def gated_try(test, dictionary, level, ours, own, share):
                  if _stream._level_may_gain(level, r, own[i], len(ours[i]) - BLOCK_HEADER.size)]
     finally:
         _stream.OWN_COPIES = kept
-    blocks, seconds = level_try([test[i] for i in gated], dictionary, level)
+    blocks, seconds = level_try([test[i] for i in gated], dictionary, level,
+                                [len(ours[i]) - BLOCK_HEADER.size for i in gated])
     better = dict(zip(gated, blocks))
     return (sum(min(len(a), len(better.get(i, a))) for i, a in enumerate(ours)),
             seconds if gated else 1e-9)

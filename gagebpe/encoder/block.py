@@ -52,7 +52,7 @@ from ..kernels import case as _case, cutoff as _cutoff, filters as _filters, gra
 from ..kernels import incompressible as _incompressible
 from ..kernels.xxh64 import block_check
 from . import small as _small
-from .levels import ENTROPIC_COPY, GREEDY_COPY, QUICK, SAMPLE
+from .levels import ENTROPIC_COPY, FIRST_PASS_SLACK, GREEDY_COPY, QUICK, SAMPLE
 
 # The small-input policy's coders (``encoder.small``), the kernels'; looked
 # up at each call, so that tests may replace one.
@@ -157,20 +157,24 @@ class Builds:
 
 class Block(NamedTuple):
     """What the tries share: the block's bytes, its level and the level's
-    row for its size, whether it is merged at all, and its grammars."""
+    row for its size, whether it is merged at all, its grammars, and the
+    payload bytes it is of use only under (None: any)."""
     data: bytes
     level: object
     row: object
     merge: bool
     builds: Builds
+    beat: int | None = None
 
 
-def encode(data, level, merge=None):
+def encode(data, level, merge=None, beat=None):
     """``(coding, payload)`` for one block at ``level`` (an
     ``encoder.levels.Level``): the smallest of what the tries of its row
     give, the earlier on a tie, STORED where none is smaller.  ``merge``:
     whether to build a grammar; None lets the probe decide
-    (``worth_merging``)."""
+    (``worth_merging``).  ``beat``: a payload size the block is of use
+    only under (another coding's, beside a dictionary), which a try may
+    give up on early (``try_lz``)."""
     data = bytes(data)
     if not data:
         return STORED, data
@@ -189,7 +193,7 @@ def encode(data, level, merge=None):
         if row.small:
             return _small.encode_block(data, "mixed" in tries, CODERS)
         tries = tuple(name for name in tries if name in ("lz", "mixed"))
-    return choose(data, level, lz_tries(data, row, tries), merge)
+    return choose(data, level, lz_tries(data, row, tries), merge, beat)
 
 
 def lz_tries(data, row, tries):
@@ -212,16 +216,16 @@ def lz_tries(data, row, tries):
     return tries
 
 
-def choose(data, level, tries, merge=None):
+def choose(data, level, tries, merge=None, beat=None):
     """The smallest ``(coding, payload)`` that ``tries`` (names of TRIES)
     give for ``data`` by its row of ``level``, the earlier try's on a tie,
-    STORED where none is smaller."""
+    STORED where none is smaller (``beat`` as ``encode`` takes it)."""
     row = level.row(len(data))
     if merge is None:
         # Only the tries that build grammars read it: a block tried as LZ
         # alone spends no probe on it.
         merge = any(name in MERGING_TRIES for name in tries) and worth_merging(data, row)
-    block = Block(data, level, row, merge, Builds(min(row.counts)))
+    block = Block(data, level, row, merge, Builds(min(row.counts)), beat)
     best = (STORED, data)
     for name in tries:
         coded = TRIES[name](block)
@@ -256,11 +260,14 @@ def try_repeats(block):
 
 
 def try_lz(block):
-    """LZ, by the row's parse; for a parse in segments, SEQUENCES or
-    LZ_PARTS of the same parts, whichever the parse's ``slack`` says."""
+    """LZ, by the row's parse, given up on where its first pass comes to
+    more than FIRST_PASS_SLACK over what the block must beat; for a parse
+    in segments, SEQUENCES or LZ_PARTS of the same parts, whichever the
+    parse's ``slack`` says."""
     parse = block.row.parse
     if not parse.segment:
-        return _coding_lz.encode(block.data, parse)
+        most = None if block.beat is None else block.beat * (1 + FIRST_PASS_SLACK)
+        return _coding_lz.encode(block.data, parse, most)
     parts = _coding_lz.parts(block.data, parse)
     sequences = _coding_sequences.encode(parts)
     tokens = _coding_lz.payload_of(parts)

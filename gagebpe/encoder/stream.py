@@ -60,17 +60,21 @@ class _BlockCoder:
         if self.dictionary is None:
             return self._by_level(views)
         blocks, own = _records(views, self.dictionary)
+        payloads = [len(block) - _container.BLOCK_HEADER.size for block in blocks]
         tried = [i for i, view in enumerate(views)
-                 if _level_may_gain(self.level, view, own[i],
-                                    len(blocks[i]) - _container.BLOCK_HEADER.size)]
-        for i, block in zip(tried, self._by_level([views[i] for i in tried])):
+                 if _level_may_gain(self.level, view, own[i], payloads[i])]
+        for i, block in zip(tried, self._by_level([views[i] for i in tried],
+                                                  [payloads[i] for i in tried])):
             blocks[i] = min(blocks[i], block, key=len)
         return blocks
 
-    def _by_level(self, views):
+    def _by_level(self, views, beats=None):
+        """The framed blocks of ``views`` by the level, each of use only
+        under its ``beats`` bytes if given (``encoder.block.encode``)."""
         level = self.level
+        beats = beats or [None] * len(views)
         if self.threads == 1 or len(views) < 2:
-            return [self._one(view, None) for view in views]
+            return [self._one(view, None, beat) for view, beat in zip(views, beats)]
         if self._executor is None:
             self._executor = ThreadPoolExecutor(self.threads)
         merges = list(self._executor.map(
@@ -78,11 +82,12 @@ class _BlockCoder:
         # Longest first: the blocks that merge, largest first, then the
         # rest, so that no thread starts a long block as the others end.
         order = sorted(range(len(views)), key=lambda i: (not merges[i], -len(views[i])))
-        futures = {i: self._executor.submit(self._one, views[i], merges[i]) for i in order}
+        futures = {i: self._executor.submit(self._one, views[i], merges[i], beats[i])
+                   for i in order}
         return [futures[i].result() for i in range(len(views))]
 
-    def _one(self, data, merge):
-        return _framed(data, self.level, merge)
+    def _one(self, data, merge, beat=None):
+        return _framed(data, self.level, merge, beat)
 
     def close(self):
         if self._executor is not None:
@@ -263,14 +268,14 @@ def _record(data, dictionary, level):
     beside = _BESIDE_DICTIONARY[level, bool(dictionary.content)]
     if not _level_may_gain(beside, data, own, payload):
         return stream
-    block = _framed(data, beside, None)
+    block = _framed(data, beside, None, payload)
     return min(stream, _container.single_stream(block, dictionary.id), key=len)
 
 
-def _framed(data, level, merge):
-    """The framed block of ``data`` coded by ``level`` (``merge`` as
-    ``encoder.block.encode`` takes it)."""
-    coding, payload = _block.encode(data, level, merge)
+def _framed(data, level, merge, beat=None):
+    """The framed block of ``data`` coded by ``level`` (``merge`` and
+    ``beat`` as ``encoder.block.encode`` takes them)."""
+    coding, payload = _block.encode(data, level, merge, beat)
     return _container.block(coding, payload, data)
 
 

@@ -259,6 +259,19 @@ def test_no_parse_codes_a_block_below_its_floor(data):
     assert floor <= len(_coding_lz.encode_greedy(data, 3, 3))
 
 
+@settings(deadline=None, max_examples=40)
+@given(st.one_of(byte_strings(2000), repetitive()))
+def test_a_parse_gives_up_only_where_its_first_pass_is_too_large(data):
+    # ``most`` stops the parse after its first pass, or changes nothing
+    if not data:
+        return
+    parse = levels.QUICK
+    whole = _coding_lz.encode(data, parse)
+    first = len(_coding_lz.encode(data, parse._replace(passes=1))[1])
+    assert _coding_lz.encode(data, parse, first) == whole
+    assert _coding_lz.encode(data, parse, first - 1) is None
+
+
 def test_a_floor_grows_with_what_no_copy_can_hold():
     rng = np.random.default_rng(7)
     noise = rng.integers(0, 256, 2000, dtype=np.uint8).tobytes()

@@ -25,13 +25,16 @@ from . import problems as _problems
 from .registry import LZ, LZ_PARTS
 
 
-def encode(data, parse):
+def encode(data, parse, most=None):
     """``(coding, payload)`` of block ``data`` (bytes, not empty) by
     ``parse`` (``encoder.levels.Parse``: its ``passes``, ``candidates``
-    and ``segment``): LZ_PARTS where it has a segment, else LZ."""
+    and ``segment``): LZ_PARTS where it has a segment, else LZ; with
+    ``most``, None where LZ's first pass takes more than ``most`` bytes,
+    and no later pass is made."""
     if parse.segment:
         return LZ_PARTS, encode_parts(data, parse)
-    return LZ, _encode_small(np.frombuffer(data, np.uint8), parse.candidates, parse.passes)
+    payload = _encode_small(np.frombuffer(data, np.uint8), parse.candidates, parse.passes, most)
+    return None if payload is None else (LZ, payload)
 
 
 def encode_greedy(data, shortest, width):
@@ -51,13 +54,23 @@ def payload_floor(data):
     return _lz_floor.payload_floor(np.frombuffer(data, np.uint8), _lz.MIN_COPY)
 
 
-def _encode_small(array, max_chain, passes):
-    """The smallest LZ payload of ``passes`` parses of the whole block."""
+def _encode_small(array, max_chain, passes, most=None):
+    """The smallest LZ payload of ``passes`` parses of the whole block; with
+    ``most``, None where the first takes more bytes (the rest are then not
+    made: ``best_pass`` in two calls, the same parses)."""
     head, chain = _lz.finder(len(array), False)
     found = _lz.matches(array, 0, len(array), head, chain, max_chain, False)
-    _, stream, literal_lengths, distance_lengths, _, _ = _lz.best_pass(
-        array, 0, len(array), *found, _first_reps(), 1, *first_prices(array, 1), passes)
-    return _head(literal_lengths, distance_lengths, 1) + stream.tobytes()
+    prices = first_prices(array, 1)
+    if most is not None:
+        best = _lz.best_pass(array, 0, len(array), *found, _first_reps(), 1, *prices, 1)
+        if _lz_floor.HEAD + len(best[1]) > most:
+            return None
+        passes, prices = passes - 1, best[4:]
+    if passes:
+        later = _lz.best_pass(array, 0, len(array), *found, _first_reps(), 1, *prices, passes)
+        if most is None or len(later[1]) < len(best[1]):
+            best = later
+    return _head(best[2], best[3], 1) + best[1].tobytes()
 
 
 def encode_parts(data, parse, join=True):
