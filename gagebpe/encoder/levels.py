@@ -60,11 +60,12 @@ DICTIONARY_COPIES = 1 << 16
 OWN_COPIES = 0.65
 # Beside a dictionary the level's LZ is a rescue, of use only under the
 # dictionary's payload: where its first pass comes to more than this share
-# over that, its later passes are not made.  They shrank a record's first
-# pass by 7.6% at most (1.3% the median) over the 17 record kinds at 1 and
-# 4 KB beside their dictionaries' merges without content, 2,559 records
-# that the floor let through; at 0.05 no record lost a byte, at 0.02 six
-# did (docs/notes/2026-12-07-lz-floor.md).
+# over that, its later passes are not made.  A record's first pass came
+# to at most 1.076 times the best of the passes (1.013 the median) over
+# the 17 record kinds at 1 and 4 KB beside their dictionaries' merges
+# without content, 2,559 records that the floor let through; at 0.05 no
+# record lost a byte, at 0.02 six did (``python benchmarks/first_pass.py``,
+# docs/notes/2026-12-07-lz-floor.md).
 FIRST_PASS_SLACK = 0.1
 
 
