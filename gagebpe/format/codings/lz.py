@@ -60,16 +60,19 @@ def _encode_small(array, max_chain, passes, most=None):
     made: ``best_pass`` in two calls, the same parses)."""
     head, chain = _lz.finder(len(array), False)
     found = _lz.matches(array, 0, len(array), head, chain, max_chain, False)
-    prices = first_prices(array, 1)
-    if most is not None:
-        best = _lz.best_pass(array, 0, len(array), *found, _first_reps(), 1, *prices, 1)
+    def parsed(prices, passes):
+        return _lz.best_pass(array, 0, len(array), *found, _first_reps(), 1, *prices, passes)
+
+    if most is None:
+        best = parsed(first_prices(array, 1), passes)
+    else:
+        best = parsed(first_prices(array, 1), 1)
         if _lz_floor.HEAD + len(best[1]) > most:
             return None
-        passes, prices = passes - 1, best[4:]
-    if passes:
-        later = _lz.best_pass(array, 0, len(array), *found, _first_reps(), 1, *prices, passes)
-        if most is None or len(later[1]) < len(best[1]):
-            best = later
+        if passes > 1:  # the rest, at the first's codes' prices
+            later = parsed(best[4:], passes - 1)
+            if len(later[1]) < len(best[1]):
+                best = later
     return _head(best[2], best[3], 1) + best[1].tobytes()
 
 
