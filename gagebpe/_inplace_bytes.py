@@ -8,7 +8,7 @@ anyone else sees it: that is how zlib and other C extensions build their
 output.  ``allocate`` makes one through ctypes and hands out its storage
 as a NumPy array (``storage``); elsewhere, and below SMALL, it falls
 back to an array copied at the end.  A kernel reaches the storage of a
-bytes object the same way through ``kernels.unaligned.fill``, an
+bytes object the same way through ``kernels.bytes_object.fill``, an
 intrinsic, whose plain Python form is ``storage``: ``bytes(n)`` for
 n > 1 is a new object that nobody else has seen, so a record decoder
 fills it in place.

@@ -1,6 +1,7 @@
 import io
 import os
 import struct
+import sys
 import zlib
 from unittest import mock
 from pathlib import Path
@@ -21,6 +22,12 @@ settings.register_profile(
     "dev", max_examples=100, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# Some tests borrow another folder's helpers by module name (``from
+# test_repeats import repeated``); every test folder is importable, so a
+# run of one folder finds them too, not only a run of the whole suite.
+sys.path[:0] = [str(p) for p in sorted(Path(__file__).resolve().parent.iterdir())
+                if p.is_dir() and any(p.glob("test_*.py"))]
 
 CANTERBURY = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "canterbury"
 

@@ -14,7 +14,7 @@ and data checks included, so that a record costs no reader in Python;
 ``decode_record`` reads one through a kernel called without Numba's
 dispatch (``_jit.direct``), its dictionary's tables handed over as their
 address: straight into the new bytes object it returns where its size is
-read in Python at a glance (``kernels.unaligned.fill``), else into a
+read in Python at a glance (``kernels.bytes_object.fill``), else into a
 scratch buffer, so that it costs no allocation in the kernel either.  A
 stream that is not such a record, and a block of another coding than
 DICTIONARY_IDS that fails, are left to the general reader, which says
@@ -30,7 +30,8 @@ from .._jit import direct, njit
 from ..kernels import dictionary as _kernels, ids_lz as _ids_lz
 from ..plain.varint import varint_at
 from ..kernels.packed import at as packed_at
-from ..kernels.unaligned import copy_bytes, fill
+from ..kernels.bytes_object import BYTES, contents, fill
+from ..kernels.unaligned import copy_bytes
 from ..kernels.xxh64 import data_check
 from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
 from ..format.codings.dictionary_records import joined
@@ -190,17 +191,17 @@ def _decode_into(data, decoder, limit, scratch):
 
 @njit(cache=True, nogil=True)
 def _decode_to(data, decoder_address, out):
-    """What the one stream ``data`` (bytes) was found: DECODED if it is a
-    record of the dictionary whose ``decoder_address`` is given, of
+    """What the one stream ``data`` (bytes, BYTES) was found: DECODED if it
+    is a record of the dictionary whose ``decoder_address`` is given, of
     ``len(out)`` bytes, decoded into ``out`` (a new bytes object,
     ``fill``'s); what ``_found`` says of one that fails; else
     NOT_A_RECORD (``_decode_into`` takes it)."""
     decoder = packed_at(decoder_address)
     head, table, phrases = _kernels.unpacked(decoder)
-    coding, size, at, check = _layout(data, head)
-    if size != len(out):
+    payload, output = contents(data), fill(out)
+    coding, size, at, check = _layout(payload, head)
+    if size != output.shape[0]:
         return NOT_A_RECORD
-    payload, output = np.frombuffer(data, np.uint8), fill(out)
     if coding != DICTIONARY_IDS:  # their kernels pad the payload themselves
         return _decode_block(coding, payload, at, payload.shape[0], output, 0, size, decoder,
                              check)
@@ -214,7 +215,7 @@ def _load():
     global _DECODE_INTO, _DECODE_TO
     _DECODE_INTO = direct(_decode_into, b"", np.zeros(1, np.int64), NO_LIMIT,
                           np.zeros(1, np.uint8))
-    _DECODE_TO = direct(_decode_to, b"", 0, b"")
+    _DECODE_TO = direct(_decode_to, BYTES, 0, BYTES)
 
 
 def _loading_decode_to(blob, decoder_address, out):
@@ -248,8 +249,8 @@ def decode_record(blob, dictionary, limit):
                 size = (size & 0x7F) | blob[at + 1] << 7
         except IndexError:  # too short to be a record
             size = -1
-        if 1 < size <= limit:  # bytes(size) is a new object (kernels.unaligned.fill)
-            out = bytes(size)
+        if 1 < size <= limit:  # a new object (fast.decode says why so)
+            out = b"\0" * size
             found = _DECODE_TO(blob, dictionary.decoder_address, out)
             if found == DECODED:
                 return out

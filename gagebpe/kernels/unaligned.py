@@ -1,7 +1,6 @@
 """Unaligned 8-byte (and 4-byte) loads and stores on uint8 arrays, a
-byte copy, a prefetch hint, the storage of a new bytes object as a
-writable array and an int64 array at an address, for the kernels (LLVM
-intrinsics; plain NumPy and ctypes as Python).
+byte copy, a prefetch hint and an int64 array at an address, for the
+kernels (LLVM intrinsics; plain NumPy and ctypes as Python).
 
 Numba lowers a loop of byte copies to byte moves; copying short phrases
 eight bytes at a time is what makes expansion fast.  Callers keep
@@ -35,8 +34,6 @@ if PURE_PYTHON:
     def copy_bytes(target, at, source, start, n):
         target[int(at):int(at) + int(n)] = source[int(start):int(start) + int(n)]
 
-    from .._inplace_bytes import storage as fill
-
     def int64s_at(address, n):
         import ctypes
         return np.ctypeslib.as_array((ctypes.c_int64 * int(n)).from_address(int(address)))
@@ -44,7 +41,6 @@ else:
     from llvmlite import ir
     from numba import types
     from numba.core import cgutils
-    from numba.core.imputils import impl_ret_borrowed
     from numba.extending import intrinsic
 
     _I64_PTR = ir.IntType(64).as_pointer()
@@ -132,28 +128,6 @@ else:
                               ir.Constant(ir.IntType(32), 3), ir.Constant(ir.IntType(32), 1)])
             return context.get_dummy_value()
         return types.void(array, index), codegen
-
-
-    @intrinsic
-    def fill(typingctx, fresh):
-        """The storage of the bytes object ``fresh`` as a writable uint8
-        array.  Only for a bytes object that its maker is still filling,
-        as C extensions fill ``PyBytes_FromStringAndSize(NULL, n)``, before
-        anyone else sees it: ``bytes(n)`` for n > 1 is such a new object
-        (CPython shares only the empty and the one-byte bytes objects), so
-        a small output becomes its bytes without a copy."""
-        if not isinstance(fresh, types.Bytes):
-            return None
-        result = types.Array(types.uint8, 1, "C")
-
-        def codegen(context, builder, signature, args):
-            source = context.make_array(signature.args[0])(context, builder, args[0])
-            view = context.make_array(result)(context, builder)
-            context.populate_array(view, data=source.data, shape=source.shape,
-                                   strides=source.strides, itemsize=source.itemsize,
-                                   meminfo=source.meminfo, parent=source.parent)
-            return impl_ret_borrowed(context, builder, result, view._getvalue())
-        return result(fresh), codegen
 
 
     @intrinsic
