@@ -1,6 +1,6 @@
 """Where one record's decompression call spends its time: zstd's call
-against gagebpe's, layer by layer, on kinds of the record set
-(benchmarks/records.py).
+against gagebpe's and the record's kernel alone, on kinds of the record
+set (benchmarks/records.py).
 
     python benchmarks/record_calls.py --sizes 64 256 --only JSON English
 
@@ -9,10 +9,10 @@ coder on the first half of the records and at most ``--records`` of the
 second half are compressed one per stream.  Per record, medians of
 ``--rounds`` with the calls' rounds interleaved: zstd's
 ``ZstdDecompressor.decompress``; ``gagebpe.decompress(blob,
-dictionary=)``; ``decoder.records.decode_record``, the call below it; and
-the record's kernel alone (``_DECODE_TO`` into an output made before the
-round), which holds handing the arguments over and back.  The columns
-between them are the Python of each layer.
+dictionary=)``, which reads the record's size and calls its kernel
+itself; and the kernel alone (``decoder.records._DECODE_TO`` into an
+output made before the round), which holds handing the arguments over
+and back.  The difference of the two is the call's Python.
 """
 import argparse
 import statistics
@@ -50,13 +50,12 @@ def layers(units, size, most, rounds):
     zblobs = [zstandard.ZstdCompressor(level=19, dict_data=theirs).compress(r) for r in test]
     unzstd = zstandard.ZstdDecompressor(dict_data=theirs)
     assert [gagebpe.decompress(b, dictionary=ours) for b in blobs] == test
-    _records.decode_record(blobs[0], ours, 1 << 40)  # loads the record's kernel
+    _records._load()  # the record's kernel
     kernel, address = _records._DECODE_TO, ours.decoder_address
     outs = [b"\0" * len(r) for r in test]
     return per_record({
         "zstd": lambda: [unzstd.decompress(b) for b in zblobs],
         "decompress": lambda: [gagebpe.decompress(b, dictionary=ours) for b in blobs],
-        "decode_record": lambda: [_records.decode_record(b, ours, 1 << 40) for b in blobs],
         "kernel": lambda: [kernel(b, address, o) for b, o in zip(blobs, outs)],
     }, len(test), rounds)
 
@@ -68,16 +67,16 @@ def main():
     p.add_argument("--records", type=int, default=300)
     p.add_argument("--rounds", type=int, default=15)
     args = p.parse_args()
-    print("| kind | size | zstd ns | decompress ns | decode_record ns | kernel ns "
+    print("| kind | size | zstd ns | decompress ns | kernel ns "
           "| decompress / zstd | kernel / zstd |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, units in kinds().items():
         if args.only and not any(o in name for o in args.only):
             continue
         for size in args.sizes:
             t = layers(units, size, args.records, args.rounds)
             print(f"| {name} | {size} | {t['zstd']:.0f} | {t['decompress']:.0f} "
-                  f"| {t['decode_record']:.0f} | {t['kernel']:.0f} "
+                  f"| {t['kernel']:.0f} "
                   f"| {t['decompress'] / t['zstd']:.2f}× | {t['kernel'] / t['zstd']:.2f}× |",
                   flush=True)
 

@@ -11,11 +11,13 @@ at a time.
 
 ``decode_streams`` reads many records in one kernel call, their layout
 and data checks included, so that a record costs no reader in Python;
-``decode_record`` reads one through a kernel called without Numba's
-dispatch (``_jit.direct``), its dictionary's tables handed over as their
-address: straight into the new bytes object it returns where its size is
-read in Python at a glance (``kernels.bytes_object.fill``), else into a
-scratch buffer, so that it costs no allocation in the kernel either.  A
+one record is read through a kernel called without Numba's dispatch
+(``_jit.direct``), its dictionary's tables handed over as their address:
+``_DECODE_TO`` decodes it straight into a new bytes object
+(``kernels.bytes_object.fill``), which ``decoder.stream.decompress``
+makes where it reads the record's size at a glance, and
+``decode_record`` into a scratch buffer otherwise, so that it costs no
+allocation in the kernel either.  A
 stream that is not such a record, and a block of another coding than
 DICTIONARY_IDS that fails, are left to the general reader, which says
 what is wrong.
@@ -233,29 +235,10 @@ def decode_record(blob, dictionary, limit):
     ``dictionary`` is not a ``Dictionary`` or ``limit`` (None for none) is
     not a valid limit: the general reader then takes them, and says what
     is wrong.  ``GageBPEError`` for a record that fails its decoding or its
-    check, or whose output would pass ``limit``."""
-    # The common case first, in as few steps as it takes: at 70 bytes a
-    # record decodes in 0.2 µs, and each step here costs 20-60 ns.  A
-    # record whose size takes one or two bytes is decoded straight into
-    # the bytes returned (a bytearray and a copy of it cost 0.15 µs more);
-    # the others go through the thread's scratch buffer.
-    if type(blob) is bytes and type(dictionary) is Dictionary and type(limit) is int:
-        at = dictionary.size_at
-        try:
-            size = blob[at]
-            if size >= 0x80:
-                # A size of three bytes reads wrong here: the kernel finds it
-                # differs, and the scratch buffer's path takes the record.
-                size = (size & 0x7F) | blob[at + 1] << 7
-        except IndexError:  # too short to be a record
-            size = -1
-        if 1 < size <= limit:  # a new object (fast.decode says why so)
-            out = b"\0" * size
-            found = _DECODE_TO(blob, dictionary.decoder_address, out)
-            if found == DECODED:
-                return out
-            if found != NOT_A_RECORD:
-                _raise(found, dictionary)
+    check, or whose output would pass ``limit``.  The record is decoded
+    into the thread's scratch buffer: ``decoder.stream.decompress`` decodes
+    the common one, whose size takes one or two bytes, straight into the
+    bytes it returns (``_DECODE_TO``), and leaves the others here."""
     limit = _checked_limit(blob, dictionary, limit)
     if limit is None:
         return None
