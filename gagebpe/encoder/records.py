@@ -3,30 +3,26 @@ DICTIONARY_ALONE bytes with a dictionary, its whole single stream written
 by one kernel, the counterpart of ``decoder.records``.  The kernel is
 called without Numba's dispatch (``_jit.direct``), takes the dictionary's
 tables and the thread's content finder each as one address
-(``kernels.packed``), and writes into the thread's buffer: the
-dictionary's head, the block header by the container's own writer
+(``kernels.packed``), the record and a new bytes object to write into as
+their storage (``kernels.bytes_object``), and writes the dictionary's
+head, the block header by the container's own writer
 (``format.container.put_single_block``), then the payload
 ``kernels.dictionary_records`` chose and wrote, or the record STORED.
 Handing a batch's four arrays back (``encode_many``) and framing in Python
 cost a record of 64 bytes more than its three parses
 (docs/notes/2026-12-06-record-calls.md).
 """
-import threading
-
-import numpy as np
-
 from .._jit import direct, jitable, njit
 from ..format import container as _container
 from ..format.codings.registry import DICTIONARY_IDS, DICTIONARY_IDS_LZ, DICTIONARY_LZ, STORED
 from ..kernels import dictionary_records as _kernels
 from ..kernels import varint as _varint  # noqa: F401 -- lets put_single_block's put_varint compile
+from ..kernels.bytes_object import BYTES, contents, fill
 from ..kernels.packed import at as packed_at
 from ..kernels.primed_lz import unpacked_finder
 from ..kernels.xxh64 import data_check
 
 put_single_block = jitable(_container.put_single_block)
-_thread = threading.local()
-_NO_BYTES = np.zeros(0, np.uint8)
 # A record's stream's bytes besides the record's, at most: its head (magic,
 # descriptor, dictionary id) and its block's header.
 _ROOM = (len(_container.MAGIC) + 1 + _container.DICTIONARY_ID.size
@@ -35,9 +31,9 @@ _ROOM = (len(_container.MAGIC) + 1 + _container.DICTIONARY_ID.size
 
 @njit(cache=True, nogil=True)
 def _encode_stream(record, tables_address, finder_address, out):
-    """``(size, payload, own)``: the single stream of ``record`` (bytes, not empty)
-    written into ``out``, which has room for the stream's head,
-    SINGLE_HEADER_MOST bytes and the record: its one block coded as
+    """``(size, payload, own)``: the single stream of ``record`` (bytes,
+    BYTES, not empty) written into ``out[:size]`` (a new bytes object,
+    ``fill``'s, of ``len(record) + _ROOM`` bytes): its one block coded as
     ``kernels.dictionary_records.parsed`` codes it with the dictionary's
     tables (``Dictionary.record_tables_address``), copies found by its
     content finder (``Dictionary.content_finder_address``, which has room
@@ -49,6 +45,7 @@ def _encode_stream(record, tables_address, finder_address, out):
         packed_at(tables_address))
     tries, c, depth = settings[0], settings[1], settings[2]
     window, chain_head, chain = unpacked_finder(packed_at(finder_address))
+    record, out = contents(record), fill(out)
     n = len(record)
     for i in range(n):  # where the copy parses lay it anyway: no array of its own
         window[c + i] = record[i]
@@ -79,19 +76,17 @@ def stream(record, dictionary):
     batch codes it; its block's payload bytes; and the share of the record
     DICTIONARY_IDS_LZ copied from itself."""
     n = len(record)
-    out = getattr(_thread, "out", _NO_BYTES)
-    if len(out) < n + _ROOM:
-        out = _thread.out = np.empty(max(n + _ROOM, 1024), np.uint8)
+    out = b"\0" * (n + _ROOM)  # a new object (``_ROOM`` > 1), as ``fill`` needs
     size, payload, own = _ENCODE_STREAM(record, dictionary.record_tables_address,
                                         dictionary.content_finder_address(n), out)
-    return out[:size].tobytes(), payload, own
+    return out[:size], payload, own
 
 
 def _loading_encode_stream(*arguments):
     """``_ENCODE_STREAM`` until it is loaded: compiles ``_encode_stream``
     for its one signature (``_jit.direct``), then calls it."""
     global _ENCODE_STREAM
-    _ENCODE_STREAM = direct(_encode_stream, b"", 0, 0, _NO_BYTES)
+    _ENCODE_STREAM = direct(_encode_stream, BYTES, 0, 0, BYTES)
     return _ENCODE_STREAM(*arguments)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import block as _block, small as _small
 from ..format import container as _container, gage1994 as _gage1994_stream
@@ -201,11 +201,10 @@ def compress(data: BytesLike, level: int | None = None, *, block_size: int | Non
     it, and decoding it needs it."""
     # A record, called as most calls are, is taken before the arguments'
     # checks, which cost a small record a sixth of its time.
-    if (dictionary is not None and type(data) is bytes and level is None
+    if (type(dictionary) is _Dictionary and type(data) is bytes and level is None
             and block_size is None and threads == 1 and format == "gbpe"
             and 0 < len(data) <= SMALL_BLOCK):
-        if type(dictionary) is _with_dictionaries()[0].Dictionary:
-            return _record(data, dictionary, None)
+        return _record(data, dictionary, None)
     if check_format(format) == "gage1994":
         if level is not None or block_size is not None or dictionary is not None:
             raise ValueError("the gage1994 format has no level, block size or dictionary")
@@ -264,7 +263,9 @@ def _record(data, dictionary, level):
     where that may code it smaller (``_level_may_gain``) and does, as
     ``_BlockCoder`` would, at the level's form beside a dictionary made
     once."""
-    stream, payload, own = _with_dictionaries()[1].stream(data, dictionary)
+    stream, payload, own = _record_coder.stream(data, dictionary)
+    if len(data) <= DICTIONARY_ALONE:  # ``_level_may_gain``'s first rule, before the look-up
+        return stream
     beside = _BESIDE_DICTIONARY[level, bool(dictionary.content)]
     if not _level_may_gain(beside, data, own, payload):
         return stream
@@ -284,9 +285,17 @@ def _with_dictionaries():
     """``format.dictionary`` and ``encoder.records``, imported at the first
     call with a dictionary and then at no cost (an import statement cost a
     record's call a microsecond)."""
+    global _Dictionary, _record_coder
     from ..format import dictionary
     from . import records
+    _Dictionary, _record_coder = dictionary.Dictionary, records
     return dictionary, records
+
+
+# ``format.dictionary.Dictionary`` and ``encoder.records`` once loaded: no
+# object's type is None, so ``compress`` takes no record before.
+_Dictionary: Any = None
+_record_coder: Any = None
 
 
 def _one(dictionary):

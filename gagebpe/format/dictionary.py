@@ -242,7 +242,7 @@ class Dictionary:
         thread (a record's parse chains its own positions onto it and
         unchains them after, so a finder serves one record at a time), and
         again only for a record longer than any before."""
-        return self._finder(most)[1:]
+        return self._finder(most)[1:4]
 
     def content_finder_address(self, most: int) -> int:
         """Where ``content_finder(most)``'s three arrays lie, packed in one
@@ -250,16 +250,16 @@ class Dictionary:
         return self._finder(most)[0]
 
     def _finder(self, most):
-        """``(address, window, head, chain)`` of this thread's finder."""
+        """``(address, window, head, chain, room)`` of this thread's finder,
+        which has room for records of ``room`` bytes."""
         found = getattr(self._finders, "found", None)
-        if found is None or found[1].shape[0] < len(self.content) + most:
+        if found is None or found[4] < most:
             from ..kernels import primed_lz
-            window_head_chain = primed_lz.content_finder(self.lz_encoding()[0],
-                                                         max(most, FINDER_ROOM))
-            packed = _packed.pack(window_head_chain)
+            room = max(most, FINDER_ROOM)
+            packed = _packed.pack(primed_lz.content_finder(self.lz_encoding()[0], room))
             # The views keep ``packed``, and so the address, alive.
             found = self._finders.found = (packed.ctypes.data,
-                                            *primed_lz.unpacked_finder(packed))
+                                            *primed_lz.unpacked_finder(packed), room)
         return found
 
     @functools.cached_property
