@@ -48,23 +48,16 @@ def _dictionaries(dictionary):
 def _dictionary_modules():
     """``format.dictionary`` and ``decoder.records``, imported at the first
     call (they load the kernels) and then at no cost."""
-    global _DICTIONARY_MODULES, _DECODE_RECORD, _Dictionary, _records
+    global _DICTIONARY_MODULES, _Dictionary, _records
     if _DICTIONARY_MODULES is None:
         from ..format import dictionary
         from . import records
         _DICTIONARY_MODULES = dictionary, records
-        _DECODE_RECORD, _records = records.decode_record, records
-        _Dictionary = dictionary.Dictionary
+        _Dictionary, _records = dictionary.Dictionary, records
     return _DICTIONARY_MODULES
 
 
-def _loading_decode_record(data, dictionary, limit):
-    """``_DECODE_RECORD`` until the modules are loaded: loads them, then
-    calls it."""
-    return _dictionary_modules()[1].decode_record(data, dictionary, limit)
-
-
-_DICTIONARY_MODULES, _DECODE_RECORD = None, _loading_decode_record
+_DICTIONARY_MODULES = None
 # ``format.dictionary.Dictionary`` and ``decoder.records`` once loaded: no
 # object's type is None, so ``decompress`` takes no record before.
 _Dictionary: Any = None
@@ -263,7 +256,8 @@ def decompress(data: BytesLike, *, threads: int = 1, format: str = "gbpe",
     plain = False
     if dictionary is not None:
         if (max_length is None and format == "gbpe"
-                and (out := _DECODE_RECORD(data, dictionary, limit)) is not None):
+                and (out := _dictionary_modules()[1].decode_record(data, dictionary, limit))
+                is not None):
             return out  # a record (compress_many's): no reader in Python at all
     elif type(data) is bytes and limit is DEFAULT_LIMIT and max_length is None and format == "gbpe":
         plain = True
