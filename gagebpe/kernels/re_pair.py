@@ -14,7 +14,10 @@ State, all flat arrays indexed by sequence position or by pair record:
   ``a << 31 | b``.  A pair that occurs fewer than ``min_count`` times can
   never be merged (counts only fall), so its record is freed for reuse and
   its occurrences are no longer counted: most pairs a merge creates are
-  such.
+  such.  No pair holds a merge's new symbol before it, so the pairs it
+  creates are counted in records outside the hash table, and only those
+  that can be merged enter it: the rest cost no probe and no tombstone
+  (0.3-0.5 MB of 4 KB records: 0.81-1.01 of the time, median 0.92).
 * ``counted``: the record of the pair starting at the position if that
   occurrence is counted, else -1.  A pair's count is its number of
   non-overlapping occurrences taken left to right: in a run ``xxxxx`` the
@@ -80,6 +83,27 @@ def _find_or_add(keys, vals, recs, nrec, a, b):
     h = _slot(keys, key)
     if keys[h] != EMPTY:
         return vals[h]
+    r = _new_record(recs, nrec, a, b)
+    nrec[SLOTS] += 1
+    keys[h] = key
+    vals[h] = r
+    return r
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _hash_in(keys, vals, recs, nrec, r):
+    """Enter record r, made by ``_new_record`` for a pair not in the
+    table, into the table."""
+    key = pair_key(recs[r, A], recs[r, B])
+    h = _slot(keys, key)
+    nrec[SLOTS] += 1
+    keys[h] = key
+    vals[h] = r
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _new_record(recs, nrec, a, b):
+    """A record for (a, b), not in the hash table (a freed id reused)."""
     if nrec[FREE_HEAD] != -1:
         r = nrec[FREE_HEAD]
         nrec[FREE_HEAD] = recs[r, START]
@@ -87,9 +111,6 @@ def _find_or_add(keys, vals, recs, nrec, a, b):
     else:
         r = nrec[TOP]
         nrec[TOP] = r + 1
-    nrec[SLOTS] += 1
-    keys[h] = key
-    vals[h] = r
     recs[r, A] = a
     recs[r, B] = b
     recs[r, COUNT] = 0
@@ -117,6 +138,12 @@ def _release(keys, vals, recs, nrec, r):
     h = _slot(keys, pair_key(recs[r, A], recs[r, B]))
     keys[h] = TOMB
     vals[h] = -1
+    _unlist(recs, nrec, r)
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _unlist(recs, nrec, r):
+    """Put record r, which the hash table does not hold, on the free list."""
     recs[r, COUNT] = FREED
     recs[r, LENGTH] = 0
     recs[r, START] = nrec[FREE_HEAD]
@@ -284,16 +311,20 @@ def _reparse_run(seq, recs, keys, vals, start):
 
 
 @njit(cache=True, nogil=True, leaf=True)
-def _new_pair(keys, vals, recs, nrec, cache, side, other, new_id, stamp):
+def _new_pair(recs, nrec, cache, side, other, new_id, stamp):
     """Record of the pair of ``new_id`` and ``other`` (``side`` 0: new_id on
     the right, 1: on the left), through a per-merge cache indexed by
-    ``other`` that saves most hash-table probes."""
+    ``other``.  No pair holds ``new_id`` before its merge, so the merge
+    makes each such record, out of the hash table: most of them occur
+    once, and are freed after the merge without ever entering it."""
+    if other == new_id:
+        side = 0  # (new_id, new_id) either way
     if cache[other, side + 2] == stamp:
         return cache[other, side]
     if side == 0:
-        r = _find_or_add(keys, vals, recs, nrec, other, new_id)
+        r = _new_record(recs, nrec, other, new_id)
     else:
-        r = _find_or_add(keys, vals, recs, nrec, new_id, other)
+        r = _new_record(recs, nrec, new_id, other)
     cache[other, side] = r
     cache[other, side + 2] = stamp
     return r
@@ -322,7 +353,7 @@ def _replace(seq, recs, keys, vals, nrec, cache, r, i, new_id, stamp,
         if a != b and seq[q, SYM] == b:
             _reparse_run(seq, recs, keys, vals, q)
     if p != -1:
-        r2 = _new_pair(keys, vals, recs, nrec, cache, 0, seq[p, SYM], new_id, stamp)
+        r2 = _new_pair(recs, nrec, cache, 0, seq[p, SYM], new_id, stamp)
         created[ncreated, 0] = p
         created[ncreated, 1] = r2
         ncreated += 1
@@ -333,7 +364,7 @@ def _replace(seq, recs, keys, vals, nrec, cache, r, i, new_id, stamp,
             seq[p, CNT] = r2
             recs[r2, COUNT] += 1
     if q != -1:
-        r2 = _new_pair(keys, vals, recs, nrec, cache, 1, seq[q, SYM], new_id, stamp)
+        r2 = _new_pair(recs, nrec, cache, 1, seq[q, SYM], new_id, stamp)
         created[ncreated, 0] = i
         created[ncreated, 1] = r2
         ncreated += 1
@@ -633,11 +664,12 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
         for t in range(ntouched):
             r2 = touched[t]
             if recs[r2, COUNT] >= min_count:
+                _hash_in(keys, vals, recs, nrec, r2)
                 heap = _push(heap, size, recs, r2,
                              _priority(recs, r2, by_gain, freq, total, new_id + 1))
                 size += 1
-            else:
-                _free(keys, vals, recs, nrec, seq, pool, r2)
+            else:  # _file_segments uncounted its occurrences
+                _unlist(recs, nrec, r2)
         _release(keys, vals, recs, nrec, r)  # all replaced
         k += 1
 
