@@ -14,9 +14,10 @@ store meets them.  The ratio is over the whole second half; the times
 against zstd in the same run: decompressing one record per call, and all
 in one ``decompress_many`` call, against zstd's one call per record;
 compressing one record per call against zstd -19 with its dictionary
-digested once (a reused ``ZstdCompressor``); training against zstd's
-trainer.  A table per record size; the worst kind of each column is
-named under it.
+digested once (a reused ``ZstdCompressor``); training, on one thread and
+on two (``threads=2``), against zstd's trainer (one thread, its default).
+A table per record size; the worst kind of each column is named under
+it.
 """
 import argparse
 import statistics
@@ -79,9 +80,10 @@ def ratios(test, ours, theirs):
 
 def speeds(train, test, size, rounds):
     """gagebpe's times over zstd's, per record: decompression one per call
-    and in a batch, compression one per call, training."""
+    and in a batch, compression one per call; training on one thread and
+    on two."""
     import zstandard
-    ours, ours_s, theirs, theirs_s = train_both(train, size)
+    ours, _, theirs, _ = train_both(train, size)
     zc = zstandard.ZstdCompressor(level=19, dict_data=theirs)
     zd = zstandard.ZstdDecompressor(dict_data=theirs)
     blobs, zblobs = gagebpe.compress_many(test, dictionary=ours), [zc.compress(r) for r in test]
@@ -93,7 +95,12 @@ def speeds(train, test, size, rounds):
     coded = interleaved({
         "zstd": lambda: [zc.compress(r) for r in few],
         "gagebpe": lambda: [gagebpe.compress(r, dictionary=ours) for r in few]}, rounds)[1]
-    return decoded["one per call"], decoded["batch"], coded["gagebpe"], ours_s / theirs_s
+    trained = interleaved({
+        "zstd": lambda: zstandard.train_dictionary(size, train),
+        "one thread": lambda: gagebpe.train_dictionary(train, size),
+        "two threads": lambda: gagebpe.train_dictionary(train, size, threads=2)}, rounds)[1]
+    return (decoded["one per call"], decoded["batch"], coded["gagebpe"], trained["one thread"],
+            trained["two threads"])
 
 
 def measure(units, size, dict_sizes, timed_size, timed, rounds):
@@ -114,8 +121,9 @@ def table(size, rows, dict_sizes):
     out = [f"**Records of about {size} B** (gagebpe over zstd -19, same dictionary size; "
            "times as gagebpe's over zstd's)", "",
            "| kind | records | gagebpe ratio | " + " | ".join(heads)
-           + " | decode one per call | decode_many | compress one per call | training |",
-           "|---|---:|---:|" + "---:|" * (len(heads) + 4)]
+           + " | decode one per call | decode_many | compress one per call | training"
+           " | training, 2 threads |",
+           "|---|---:|---:|" + "---:|" * (len(heads) + 5)]
     main = dict_sizes[len(dict_sizes) // 2]
     worst = {}
     for kind, row in rows.items():
@@ -136,7 +144,8 @@ def table(size, rows, dict_sizes):
     named = [f"ratio at {d >> 10} KiB {worst[d][0]:.2f}× ({worst[d][1]})"
              for d in dict_sizes if d in worst]
     named += [f"{what} {worst[k][0]:.2f}× ({worst[k][1]})" for k, what in enumerate(
-        ("decoding one per call", "decompress_many", "compressing", "training"))]
+        ("decoding one per call", "decompress_many", "compressing", "training",
+         "training on 2 threads"))]
     return out + ["", "Worst: " + "; ".join(named) + ".", ""]
 
 

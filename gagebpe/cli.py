@@ -100,7 +100,8 @@ def parser():
                    help="gbpe (the default, .gbpe) or Philip Gage's 1994 format (.bpe); "
                    "when decompressing, a .bpe file is read as gage1994")
     p.add_argument("-T", "--threads", type=int, default=1, metavar="N",
-                   help="blocks coded in parallel (0: one per core; default 1)")
+                   help="blocks coded, or a dictionary trained, in parallel "
+                   "(0: one per core; default 1)")
     progress = p.add_mutually_exclusive_group()
     progress.add_argument("--progress", dest="progress", action="store_true", default=None,
                           help="show a progress bar (needs tqdm)")
@@ -507,7 +508,7 @@ def _train(run, names):
     from .encoder.dictionary import DEFAULT_SIZE
     size = args.maxdict or DEFAULT_SIZE
     try:
-        dictionary = gagebpe.train_dictionary(samples, size)
+        dictionary = gagebpe.train_dictionary(samples, size, threads=args.threads)
     except ValueError as e:
         run.report("--train", Problem(str(e)))
         return

@@ -19,6 +19,8 @@ from ..format.dictionary import (LITERAL_SYMBOLS, N_BYTES, Dictionary, code_leng
                                  merge_tables)
 from ..kernels import (dictionary as _kernels, grammar as _grammar, huffman as _huffman,
                        lz as _lz, primed_lz as _primed)
+from .._arguments import check_threads
+from .._threads import pool
 from .._types import BytesLike
 
 DEFAULT_SIZE = 112640  # zstd's default (110 KiB), so that sizes compare
@@ -52,13 +54,16 @@ class MergeSource(Protocol):
 
 
 def train_dictionary(samples: Iterable[BytesLike], size: int = DEFAULT_SIZE, *,
-                     tokenizer: MergeSource | None = None) -> Dictionary:
+                     tokenizer: MergeSource | None = None, threads: int = 1) -> Dictionary:
     """The ``Dictionary`` of at most ``size`` bytes learned on ``samples``
     (bytes-like records, as the data to be compressed will come); the same
-    samples always give the same dictionary.  With a ``tokenizer`` (a
-    trained ``gagebpe.tokenizers.ByteBPE``), its merges, in rank order, take
-    the place of the ones learned here; the code is still fitted to the
-    samples."""
+    samples always give the same dictionary, on any number of ``threads``
+    (0: one per core; the trial on the last samples runs beside the
+    learning on all of them, so a second thread is what helps).  With a
+    ``tokenizer`` (a trained ``gagebpe.tokenizers.ByteBPE``), its merges,
+    in rank order, take the place of the ones learned here; the code is
+    still fitted to the samples."""
+    threads = check_threads(threads)
     records = [bytes(s) for s in samples]
     if not any(records):
         raise ValueError("no sample bytes to train a dictionary on")
@@ -67,13 +72,14 @@ def train_dictionary(samples: Iterable[BytesLike], size: int = DEFAULT_SIZE, *,
     if size < smallest:
         raise ValueError(f"a dictionary takes at least {smallest} bytes")
     most = max(0, int((size - smallest) / BYTES_PER_MERGE))
+    trial = _started(threads, held_out_trial, records, most)
     if tokenizer is None:
         merges, counts = learned(records, most)
     else:
         merges = tokenizer_merges(tokenizer)[:most]
         counts = _kernels.token_counts(*joined(records), *merge_tables(merges), merges,
                                        len(merges))
-    trial = held_out_trial(records, most)
+    trial = trial()
 
     def within(budget):  # the most of the merges a dictionary of ``budget`` bytes holds
         n = len(merges)
@@ -84,7 +90,16 @@ def train_dictionary(samples: Iterable[BytesLike], size: int = DEFAULT_SIZE, *,
                 return dictionary
             n = int(n * min(SHRINK, budget / len(dictionary)))
 
-    return with_content(within, trial, size)
+    return with_content(within, trial, size, threads)
+
+
+def _started(threads, function, *args):
+    """``function(*args)`` started on the shared pool where ``threads``
+    leave one to spare, else run now: a call that gives its result."""
+    if threads < 2:
+        result = function(*args)
+        return lambda: result
+    return pool(threads).submit(function, *args).result
 
 
 def learned(records, most):
@@ -158,7 +173,7 @@ def held_out_smoothing(records, most):
     return held_out_trial(records, most).smoothing
 
 
-def with_content(within, trial, size):
+def with_content(within, trial, size, threads=1):
     """The dictionary of ``size`` bytes whose held-out samples code
     smallest: ``within(size)`` (merges and their code only), or
     ``within(budget)`` with raw content in the room left (chosen from the
@@ -181,6 +196,7 @@ def with_content(within, trial, size):
     test = [r for r in trial.held[half:] if r]
     best, best_bits = dictionary, (1 - CONTENT_GAIN) * sum(
         min(len(a), len(r)) for a, r in zip(encode_many(test, trial.probe(1))[0], test))
+    tried = []
     for base in bases:
         room = size - (len(base.with_content(b"x", lz_lengths)) - 1)
         if room < MIN_CONTENT:
@@ -188,8 +204,10 @@ def with_content(within, trial, size):
         candidate = base.with_content(content[-room:].tobytes(), lz_lengths)
         probe = trial.probe(len(base.merges) / max(1, len(dictionary.merges)))
         probe = probe.with_content(candidate.content, lz_lengths)
-        bits = sum(min(len(p), len(r)) for p, r in zip(
-            _records.encode_many(test, probe, probe.codings)[1], test))
+        tried.append((candidate, _started(threads, _records.encode_many, test, probe,
+                                          probe.codings)))
+    for candidate, coded in tried:
+        bits = sum(min(len(p), len(r)) for p, r in zip(coded()[1], test))
         if bits < best_bits:
             best, best_bits = candidate, bits
     return best

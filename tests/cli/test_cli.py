@@ -364,6 +364,10 @@ def test_train_and_use_a_dictionary(tmp_path):
     import gagebpe as api
     dictionary = api.Dictionary.from_bytes((tmp_path / "d.dict").read_bytes())
     assert len(dictionary) <= 8192
+    threaded = gagebpe("--train", *samples, "-o", "t.dict", "--maxdict", "8K", "-T", "2",
+                       cwd=tmp_path)
+    assert threaded.returncode == 0, threaded.stderr
+    assert (tmp_path / "t.dict").read_bytes() == (tmp_path / "d.dict").read_bytes()
     record = tmp_path / "record.txt"
     record.write_bytes(b"".join(lines[2000:2004]))
     assert gagebpe("-D", "d.dict", "record.txt", cwd=tmp_path).returncode == 0

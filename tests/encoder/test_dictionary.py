@@ -45,6 +45,18 @@ def test_training_is_deterministic_and_within_size(dictionary):
         assert len(gagebpe.train_dictionary(SAMPLES, size)) <= size
 
 
+def test_training_on_threads_gives_the_same_dictionary():
+    """The trial beside the learning, the content's probes side by side:
+    nothing of the result may depend on which finishes first."""
+    for size in (4096, 20000):
+        alone = gagebpe.train_dictionary(SAMPLES, size)
+        for threads in (0, 2, 3):
+            assert bytes(gagebpe.train_dictionary(SAMPLES, size, threads=threads)) == bytes(alone)
+    assert gagebpe.train_dictionary(SAMPLES, 20000).content  # the probes ran
+    with pytest.raises(ValueError):
+        gagebpe.train_dictionary(SAMPLES, 4096, threads=-1)
+
+
 def test_bytes_round_trip(dictionary):
     loaded = gagebpe.Dictionary.from_bytes(bytes(dictionary))
     assert loaded == dictionary and loaded.id == dictionary.id
