@@ -14,10 +14,12 @@ State, all flat arrays indexed by sequence position or by pair record:
   ``a << 31 | b``.  A pair that occurs fewer than ``min_count`` times can
   never be merged (counts only fall), so its record is freed for reuse and
   its occurrences are no longer counted: most pairs a merge creates are
-  such.  No pair holds a merge's new symbol before it, so the pairs it
-  creates are counted in records outside the hash table, and only those
-  that can be merged enter it: the rest cost no probe and no tombstone
-  (0.3-0.5 MB of 4 KB records: 0.81-1.01 of the time, median 0.92).
+  such.  Only pairs that can be merged enter the hash table: the first
+  pairs are counted through a dense table over the first alphabet, and
+  no pair holds a merge's new symbol before that merge, so the pairs it
+  creates are counted in records found by that symbol's other half; the
+  rest cost no probe and no tombstone (0.3-0.5 MB of 4 KB records:
+  0.81-1.01 of the time, median 0.92).
 * ``counted``: the record of the pair starting at the position if that
   occurrence is counted, else -1.  A pair's count is its number of
   non-overlapping occurrences taken left to right: in a run ``xxxxx`` the
@@ -77,20 +79,6 @@ STALE_SHIFT = 4
 
 
 @njit(cache=True, nogil=True, leaf=True)
-def _find_or_add(keys, vals, recs, nrec, a, b):
-    """Record id of (a, b), creating it (reusing a freed id) if new."""
-    key = pair_key(a, b)
-    h = _slot(keys, key)
-    if keys[h] != EMPTY:
-        return vals[h]
-    r = _new_record(recs, nrec, a, b)
-    nrec[SLOTS] += 1
-    keys[h] = key
-    vals[h] = r
-    return r
-
-
-@njit(cache=True, nogil=True, leaf=True)
 def _hash_in(keys, vals, recs, nrec, r):
     """Enter record r, made by ``_new_record`` for a pair not in the
     table, into the table."""
@@ -124,11 +112,17 @@ def _new_record(recs, nrec, a, b):
 def _free(keys, vals, recs, nrec, seq, pool, r):
     """Stop counting pair r and free its record: none of its positions
     names it any more, and its hash slot becomes a tombstone."""
+    _uncount_all(recs, seq, pool, r)
+    _release(keys, vals, recs, nrec, r)
+
+
+@njit(cache=True, nogil=True, leaf=True)
+def _uncount_all(recs, seq, pool, r):
+    """None of pair r's positions names it any more."""
     start = recs[r, START]
     for t in range(start, start + recs[r, LENGTH]):
         if seq[pool[t], CNT] == r:
             seq[pool[t], CNT] = -1
-    _release(keys, vals, recs, nrec, r)
 
 
 @njit(cache=True, nogil=True)
@@ -162,20 +156,29 @@ def _reserve(keys, vals, recs, nrec, extra):
         bigger[:top] = recs[:top]
         recs = bigger
     if 2 * (nrec[SLOTS] + extra) > keys.shape[0]:
-        live = top - nrec[FREE]
-        size = 16
-        while 2 * (live + extra) > size:
-            size *= 2
-        keys = np.full(size, EMPTY, np.int64)
-        vals = np.full(size, EMPTY, np.int32)
-        for r in range(top):
-            if recs[r, COUNT] != FREED:
-                key = pair_key(recs[r, A], recs[r, B])
-                h = _slot(keys, key)
-                keys[h] = key
-                vals[h] = r
-        nrec[SLOTS] = live
+        keys, vals = _table(recs, nrec, extra)
     return keys, vals, recs
+
+
+@njit(cache=True, nogil=True)
+def _table(recs, nrec, extra):
+    """A new hash table ``(keys, vals)`` of every record not freed, with
+    room for ``extra`` more."""
+    top = nrec[TOP]
+    live = top - nrec[FREE]
+    size = 16
+    while 2 * (live + extra) > size:
+        size *= 2
+    keys = np.full(size, EMPTY, np.int64)
+    vals = np.full(size, EMPTY, np.int32)
+    for r in range(top):
+        if recs[r, COUNT] != FREED:
+            key = pair_key(recs[r, A], recs[r, B])
+            h = _slot(keys, key)
+            keys[h] = key
+            vals[h] = r
+    nrec[SLOTS] = live
+    return keys, vals
 
 
 # -- the priority queue ---------------------------------------------------------
@@ -501,25 +504,24 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
     # One 16-byte row per position, so that visiting an occurrence touches
     # one cache line rather than one per array.
     seq = np.empty((n, 4), np.int32)
-    seq[:, SYM] = ids
-    seq[:, NXT] = np.arange(1, n + 1)
+    for i in range(n):
+        seq[i, SYM] = ids[i]
+        seq[i, NXT] = i + 1
+        seq[i, PRV] = i - 1
+        seq[i, CNT] = -1
     seq[n - 1, NXT] = -1
-    seq[:, PRV] = np.arange(-1, n - 1)
-    seq[:, CNT] = -1
     for s in starts[1:]:  # a piece's ends link to nothing
         if 0 < s < n:
             seq[s - 1, NXT] = -1
             seq[s, PRV] = -1
-    keys = np.full(16, EMPTY, np.int64)
-    vals = np.full(16, EMPTY, np.int32)
-    recs = np.empty((16, 6), np.int32)
+    recs = np.empty((min(n, first_id * first_id) + 16, 6), np.int32)
     nrec = np.zeros(4, np.int64)
     nrec[FREE_HEAD] = -1
-    keys, vals, recs = _reserve(keys, vals, recs, nrec, min(n, first_id * first_id))
 
     # Every pair, found by dense code over the small starting alphabet; the
     # pool gets every position, runs' uncounted ones included, filed by a
-    # counting sort: count per record, then place.
+    # counting sort: count per record, then place.  Only the pairs that
+    # can be merged enter the hash table, after.
     code_rec = np.full(first_id * first_id, -1, np.int32)
     prev_was_self_pair = False
     for i in range(n - 1):
@@ -530,7 +532,7 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
         b = seq[i + 1, SYM]
         r = code_rec[a * first_id + b]
         if r == -1:
-            r = _find_or_add(keys, vals, recs, nrec, a, b)
+            r = _new_record(recs, nrec, a, b)
             code_rec[a * first_id + b] = r
         recs[r, LENGTH] += 1
         if a == b and prev_was_self_pair:
@@ -563,7 +565,9 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
             freq[ids[i]] += 1
     for r in range(nrec[TOP]):
         if recs[r, COUNT] < min_count:
-            _free(keys, vals, recs, nrec, seq, pool, r)
+            _uncount_all(recs, seq, pool, r)
+            _unlist(recs, nrec, r)
+    keys, vals = _table(recs, nrec, first_id)
     heap, size = _requeue(np.empty((1024, 3), np.int64), recs, nrec[TOP], min_count, by_gain,
                           freq, total, first_id)
 
