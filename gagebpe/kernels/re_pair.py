@@ -108,14 +108,6 @@ def _new_record(recs, nrec, a, b):
     return r
 
 
-@njit(cache=True, nogil=True)
-def _free(keys, vals, recs, nrec, seq, pool, r):
-    """Stop counting pair r and free its record: none of its positions
-    names it any more, and its hash slot becomes a tombstone."""
-    _uncount_all(recs, seq, pool, r)
-    _release(keys, vals, recs, nrec, r)
-
-
 @njit(cache=True, nogil=True, leaf=True)
 def _uncount_all(recs, seq, pool, r):
     """None of pair r's positions names it any more."""
