@@ -9,9 +9,7 @@ Every figure is a median of ``--rounds``, the calls of a round
 interleaved.  Run it on two commits to compare them (no peer changes).
 """
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -21,20 +19,10 @@ from gagebpe.format.codings.dictionary_records import joined
 from gagebpe.kernels import re_pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dictionaries import interleaved  # noqa: E402
 from records import SIZES, kinds, records  # noqa: E402
 
 MERGES = (1, 10, 100, 1000, 10000, 1 << 20)
-
-
-def median_seconds(calls, rounds):
-    """``{name: median s}`` of ``calls``, every one called each round."""
-    times = {name: [] for name in calls}
-    for _ in range(rounds):
-        for name, call in calls.items():
-            start = time.perf_counter()
-            call()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def re_pair_calls(samples):
@@ -67,16 +55,16 @@ def main():
             samples = found[:len(found) // 2]
             print(f"{kind}, {size} B records: {len(samples)} samples, "
                   f"{sum(map(len, samples))} bytes")
-            phases = median_seconds(re_pair_calls(samples), args.rounds)
+            phases = interleaved(re_pair_calls(samples), args.rounds)[0]
             print("  Re-Pair, ms: " + ", ".join(f"{name} {s * 1e3:.1f}"
                                                 for name, s in phases.items()))
             if args.re_pair_only:
                 continue
-            trained = median_seconds({
+            trained = interleaved({
                 "zstd": lambda: zstandard.train_dictionary(args.dict_size, samples),
                 "one thread": lambda: gagebpe.train_dictionary(samples, args.dict_size),
                 "two threads": lambda: gagebpe.train_dictionary(samples, args.dict_size,
-                                                                threads=2)}, args.rounds)
+                                                                threads=2)}, args.rounds)[0]
             zstd = trained.pop("zstd")
             print(f"  training: zstd {zstd * 1e3:.1f} ms; " + ", ".join(
                 f"{name} {s * 1e3:.1f} ms ({s / zstd:.2f}x)" for name, s in trained.items()),
