@@ -3,9 +3,9 @@ arrays, ``keys`` (the pair ``a << 31 | b``, or EMPTY) and ``vals`` (what the
 pair maps to), a multiplicative hash and linear probing.  A table's size is
 a power of two and it is kept at most half full.
 
-The compression engine (``kernels.re_pair``) and the tokenizers' kernels
-(``tokenizers.kernels.word_merges``, ``kernels.rank_merge``)
-share these; ``kernels.re_pair`` adds tombstones of its own.
+The tokenizers' kernels (``tokenizers.kernels.word_merges``,
+``kernels.rank_merge``) share these; the compression engine
+(``kernels.re_pair``) shares only ``pair_key``, its queue's order.
 """
 import numpy as np
 

@@ -10,16 +10,17 @@ State, all flat arrays indexed by sequence position or by pair record:
   merged-away position holds symbol -1 and is skipped by the live-position
   links.
 * one record per distinct pair ``(a, b)``: ``recs[r] = (a, b, count, start,
-  length, stamp)``, found through an open-addressing hash table on
-  ``a << 31 | b``.  A pair that occurs fewer than ``min_count`` times can
+  length, stamp)``.  A pair that occurs fewer than ``min_count`` times can
   never be merged (counts only fall), so its record is freed for reuse and
   its occurrences are no longer counted: most pairs a merge creates are
-  such.  Only pairs that can be merged enter the hash table: the first
-  pairs are counted through a dense table over the first alphabet, and
-  no pair holds a merge's new symbol before that merge, so the pairs it
-  creates are counted in records found by that symbol's other half; the
-  rest cost no probe and no tombstone (0.3-0.5 MB of 4 KB records:
-  0.81-1.01 of the time, median 0.92).
+  such.  No record is ever looked up by its pair, so there is no hash
+  table: the first pairs are counted through a dense table over the first
+  alphabet; no pair holds a merge's new symbol before that merge, so the
+  pairs it creates are counted in records found by that symbol's other
+  half (a per-merge cache); and a run's (x, x) is found by x
+  (``doubled``).  A hash table of the mergeable pairs cost a probe into
+  megabytes per pair entered and per pair merged, the largest single wait
+  of a merge in the tail.
 * ``counted``: the record of the pair starting at the position if that
   occurrence is counted, else -1.  A pair's count is its number of
   non-overlapping occurrences taken left to right: in a run ``xxxxx`` the
@@ -51,8 +52,7 @@ import numpy as np
 from .._jit import njit
 
 from .gain import merge_gain
-from .pair_hash import EMPTY, pair_key
-from .pair_hash import slot as _slot
+from .pair_hash import pair_key
 from .unaligned import prefetch
 
 PREFETCH_AHEAD = 8  # occurrences a prefetch stage runs ahead: enough to hide memory
@@ -60,10 +60,9 @@ PREFETCH_AHEAD = 8  # occurrences a prefetch stage runs ahead: enough to hide me
 A, B, COUNT, START, LENGTH, STAMP = 0, 1, 2, 3, 4, 5  # columns of recs
 SYM, NXT, PRV, CNT = 0, 1, 2, 3  # columns of seq
 # nrec: ids handed out, head of the free list (chained through START),
-# free ids, hash slots in use (live keys and tombstones)
-TOP, FREE_HEAD, FREE, SLOTS = 0, 1, 2, 3
+# free ids
+TOP, FREE_HEAD, FREE = 0, 1, 2
 FREED = -1  # the COUNT of a record on the free list
-TOMB = -2  # a hash slot whose record was freed
 REQUEUE_SPACING = 8  # by gain, every gain is recomputed after 1/8 more merges
 # By count, the queue is rebuilt with every count current (a pass over the
 # pair records) once more entries than 1/2**STALE_SHIFT of the records
@@ -75,23 +74,12 @@ REQUEUE_SPACING = 8  # by gain, every gain is recomputed after 1/8 more merges
 STALE_SHIFT = 4
 
 
-# -- pair records behind a hash table ---------------------------------------
-
-
-@njit(cache=True, nogil=True, leaf=True)
-def _hash_in(keys, vals, recs, nrec, r):
-    """Enter record r, made by ``_new_record`` for a pair not in the
-    table, into the table."""
-    key = pair_key(recs[r, A], recs[r, B])
-    h = _slot(keys, key)
-    nrec[SLOTS] += 1
-    keys[h] = key
-    vals[h] = r
+# -- pair records --------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True, leaf=True)
 def _new_record(recs, nrec, a, b):
-    """A record for (a, b), not in the hash table (a freed id reused)."""
+    """A record for (a, b) (a freed id reused)."""
     if nrec[FREE_HEAD] != -1:
         r = nrec[FREE_HEAD]
         nrec[FREE_HEAD] = recs[r, START]
@@ -117,19 +105,11 @@ def _uncount_all(recs, seq, pool, r):
             seq[pool[t], CNT] = -1
 
 
-@njit(cache=True, nogil=True)
-def _release(keys, vals, recs, nrec, r):
-    """Free the record of pair r, which no position names any more (a
-    merged pair: each occurrence it counted was replaced)."""
-    h = _slot(keys, pair_key(recs[r, A], recs[r, B]))
-    keys[h] = TOMB
-    vals[h] = -1
-    _unlist(recs, nrec, r)
-
-
 @njit(cache=True, nogil=True, leaf=True)
-def _unlist(recs, nrec, r):
-    """Put record r, which the hash table does not hold, on the free list."""
+def _free(recs, nrec, doubled, r):
+    """Put record r, which no position names any more, on the free list."""
+    if recs[r, A] == recs[r, B] and doubled[recs[r, A]] == r:
+        doubled[recs[r, A]] = -1
     recs[r, COUNT] = FREED
     recs[r, LENGTH] = 0
     recs[r, START] = nrec[FREE_HEAD]
@@ -138,43 +118,15 @@ def _unlist(recs, nrec, r):
 
 
 @njit(cache=True, nogil=True)
-def _reserve(keys, vals, recs, nrec, extra):
-    """Make room for ``extra`` more records, with the hash table at most
-    half full (tombstones included; rebuilding drops them).  Returns the
-    (possibly new) arrays."""
+def _reserve(recs, nrec, extra):
+    """``recs`` with room for ``extra`` more records (a new array if it
+    had to grow)."""
     top = nrec[TOP]
     if top + extra > recs.shape[0]:
         bigger = np.empty((max(top + extra, 2 * recs.shape[0]), recs.shape[1]), np.int32)
         bigger[:top] = recs[:top]
         recs = bigger
-    if 2 * (nrec[SLOTS] + extra) > keys.shape[0]:
-        keys, vals = _table(recs, nrec, extra)
-    return keys, vals, recs
-
-
-@njit(cache=True, nogil=True)
-def _table(recs, nrec, extra):
-    """A new hash table ``(keys, vals)`` of every record not freed, with
-    room for ``extra`` more.  At most 3/8 full, so that at least an eighth
-    of its slots fill before ``_reserve`` rebuilds it at half full: built
-    just under half full, a table whose records hardly grew in number was
-    rebuilt every few merges of the tail (256 B records of HTML manuals: 33
-    rebuilds of 65,000 records, 20 of them in the last 10,000 merges)."""
-    top = nrec[TOP]
-    live = top - nrec[FREE]
-    size = 16
-    while 8 * (live + extra) > 3 * size:
-        size *= 2
-    keys = np.full(size, EMPTY, np.int64)
-    vals = np.full(size, EMPTY, np.int32)
-    for r in range(top):
-        if recs[r, COUNT] != FREED:
-            key = pair_key(recs[r, A], recs[r, B])
-            h = _slot(keys, key)
-            keys[h] = key
-            vals[h] = r
-    nrec[SLOTS] = live
-    return keys, vals
+    return recs
 
 
 # -- the priority queue ---------------------------------------------------------
@@ -284,7 +236,7 @@ def _uncount(recs, seq, i):
 
 
 @njit(cache=True, nogil=True, leaf=True)
-def _reparse_run(seq, recs, keys, vals, start):
+def _reparse_run(seq, recs, doubled, start):
     """Count the (x, x) occurrences of the run of x beginning at ``start``
     at its first, third, ... symbol, now that the run starts there."""
     x = seq[start, SYM]
@@ -296,7 +248,7 @@ def _reparse_run(seq, recs, keys, vals, start):
         if j == -1 or seq[j, SYM] != x:
             break
         if r == -1:
-            r = vals[_slot(keys, pair_key(x, x))]
+            r = doubled[x]
             if r == -1:  # (x, x) is too rare to count
                 return
         if want and seq[i, CNT] == -1:
@@ -314,8 +266,8 @@ def _new_pair(recs, nrec, cache, side, other, new_id, stamp):
     """Record of the pair of ``new_id`` and ``other`` (``side`` 0: new_id on
     the right, 1: on the left), through a per-merge cache indexed by
     ``other``.  No pair holds ``new_id`` before its merge, so the merge
-    makes each such record, out of the hash table: most of them occur
-    once, and are freed after the merge without ever entering it."""
+    makes each such record: most of them occur once, and are freed after
+    the merge."""
     if other == new_id:
         side = 0  # (new_id, new_id) either way
     if cache[other, side + 2] == stamp:
@@ -330,7 +282,7 @@ def _new_pair(recs, nrec, cache, side, other, new_id, stamp):
 
 
 @njit(cache=True, nogil=True, leaf=True)
-def _replace(seq, recs, keys, vals, nrec, cache, r, i, new_id, stamp,
+def _replace(seq, recs, doubled, nrec, cache, r, i, new_id, stamp,
              created, ncreated):
     """Replace the occurrence of pair ``r`` at position ``i`` by ``new_id``;
     append the positions and records of the pairs it creates to
@@ -350,7 +302,7 @@ def _replace(seq, recs, keys, vals, nrec, cache, r, i, new_id, stamp,
     if q != -1:
         seq[q, PRV] = i
         if a != b and seq[q, SYM] == b:
-            _reparse_run(seq, recs, keys, vals, q)
+            _reparse_run(seq, recs, doubled, q)
     if p != -1:
         r2 = _new_pair(recs, nrec, cache, 0, seq[p, SYM], new_id, stamp)
         created[ncreated, 0] = p
@@ -516,8 +468,7 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
 
     # Every pair, found by dense code over the small starting alphabet; the
     # pool gets every position, runs' uncounted ones included, filed by a
-    # counting sort: count per record, then place.  Only the pairs that
-    # can be merged enter the hash table, after.
+    # counting sort: count per record, then place.
     code_rec = np.full(first_id * first_id, -1, np.int32)
     prev_was_self_pair = False
     for i in range(n - 1):
@@ -559,11 +510,15 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
     if by_gain:
         for i in range(n):
             freq[ids[i]] += 1
+    # per symbol x, grown as merges make symbols: the record of (x, x)
+    # while it can be merged, for runs re-parsed (else -1)
+    doubled = np.full(first_id + 1024, -1, np.int32)
     for r in range(nrec[TOP]):
         if recs[r, COUNT] < min_count:
             _uncount_all(recs, seq, pool, r)
-            _unlist(recs, nrec, r)
-    keys, vals = _table(recs, nrec, first_id)
+            _free(recs, nrec, doubled, r)
+        elif recs[r, A] == recs[r, B]:
+            doubled[recs[r, A]] = r
     heap, size = _requeue(np.empty((1024, 3), np.int64), recs, nrec[TOP], min_count, by_gain,
                           freq, total, first_id)
 
@@ -613,6 +568,9 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
             bigger = np.full((2 * cache.shape[0], 4), -1, np.int32)
             bigger[:cache.shape[0]] = cache
             cache = bigger
+            bigger_doubled = np.full(cache.shape[0], -1, np.int32)
+            bigger_doubled[:doubled.shape[0]] = doubled
+            doubled = bigger_doubled
         if by_gain and new_id >= freq.shape[0]:
             bigger_freq = np.zeros(2 * freq.shape[0], np.int32)
             bigger_freq[:freq.shape[0]] = freq
@@ -633,7 +591,7 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
         fresh = 2 * min(count, new_id + 1)
         if created.shape[0] < 2 * count:
             created = np.empty((2 * count, 2), np.int32)
-        keys, vals, recs = _reserve(keys, vals, recs, nrec, fresh)
+        recs = _reserve(recs, nrec, fresh)
         if pool_end + 2 * count > pool.shape[0]:
             # Compacted, the pool keeps a quarter free, else it grows: one
             # that compacted to nearly full compacted again a few merges on.
@@ -660,7 +618,7 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
             _prefetch_ahead(seq, recs, pool, t, end)
             i = pool[t]
             if seq[i, CNT] == r:
-                ncreated = _replace(seq, recs, keys, vals, nrec, cache, r, i,
+                ncreated = _replace(seq, recs, doubled, nrec, cache, r, i,
                                     new_id, k, created, ncreated)
         if ahead != -1 and recs[ahead, LENGTH] > 0:
             prefetch(pool, recs[ahead, START])
@@ -680,13 +638,14 @@ def repair(ids, starts, first_id, max_merges, min_count, by_gain):
         for t in range(ntouched):
             r2 = touched[t]
             if recs[r2, COUNT] >= min_count:
-                _hash_in(keys, vals, recs, nrec, r2)
+                if recs[r2, A] == recs[r2, B]:
+                    doubled[new_id] = r2
                 heap = _push(heap, size, recs, r2,
                              _priority(recs, r2, by_gain, freq, total, new_id + 1))
                 size += 1
             else:  # _file_segments uncounted its occurrences
-                _unlist(recs, nrec, r2)
-        _release(keys, vals, recs, nrec, r)  # all replaced
+                _free(recs, nrec, doubled, r2)
+        _free(recs, nrec, doubled, r)  # all replaced
         k += 1
 
     w = 0
