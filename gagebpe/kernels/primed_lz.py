@@ -132,11 +132,16 @@ def choose_content(data, size):
     n = data.shape[0]
     if n < SEGMENT + DMER or size < SEGMENT:
         return data[max(0, n - size):].copy()
+    # Each string's hash once; the counts and window tables as small as
+    # they can be (a window holds fewer than 256 strings), so that fewer of
+    # the random visits to them miss the cache.
     positions = n - DMER + 1
-    counts = np.zeros(1 << DMER_BITS, np.int64)
+    strings = np.empty(positions, np.int32)
+    counts = np.zeros(1 << DMER_BITS, np.int32)
     for i in range(positions):
-        counts[_dmer(data, i)] += 1
-    inside = np.zeros(1 << DMER_BITS, np.int32)  # how often each string is in the window
+        strings[i] = _dmer(data, i)
+        counts[strings[i]] += 1
+    inside = np.zeros(1 << DMER_BITS, np.uint8)  # how often each string is in the window
     segments = min(size // SEGMENT, n // SEGMENT)
     stretch = n // segments
     chosen = np.zeros(segments, np.int64)
@@ -147,22 +152,22 @@ def choose_content(data, size):
         score = best = 0
         at = first
         for i in range(first, last + window):  # slide: string i in, string i - window out
-            h = _dmer(data, i)
+            h = strings[i]
             if inside[h] == 0:
                 score += counts[h]
             inside[h] += 1
             if i - first >= window:
-                h = _dmer(data, i - window)
+                h = strings[i - window]
                 inside[h] -= 1
                 if inside[h] == 0:
                     score -= counts[h]
             if i - first >= window - 1 and score > best:
                 best, at = score, i - window + 1
         for i in range(last, last + window):  # empty the window
-            inside[_dmer(data, i)] = 0
+            inside[strings[i]] = 0
         chosen[s], scores[s] = at, best
         for i in range(at, at + window):
-            counts[_dmer(data, i)] = 0
+            counts[strings[i]] = 0
     order = np.argsort(scores, kind="mergesort")
     out = np.empty(segments * SEGMENT, np.uint8)
     for k in range(segments):
