@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from gagebpe.kernels import huffman as _huffman
+from gagebpe.plain import huffman as plain_huffman
 
 
 def freqs_strategy():
@@ -78,3 +79,16 @@ def test_decode_past_the_end_fails():
     for streams in (1, 4):
         sizes = np.ones(streams, np.int64)
         assert not _huffman.decode(np.zeros(streams, np.uint8), sizes, lengths, out)
+
+
+@given(st.lists(st.integers(0, 2**54), min_size=1, max_size=400), st.integers(0, 2**32))
+def test_lengths_as_the_plain_path(counts, seed):
+    """The kernel's lengths are the plain path's for the same counts (one
+    algorithm, compiled or not), ties among few distinct counts and counts
+    up to 2**54 included (400 of them still sum within 64 bits)."""
+    freqs = np.array(counts, np.int64)
+    if seed % 2:  # few distinct counts: ties everywhere
+        rng = np.random.default_rng(seed)
+        freqs = rng.choice(np.unique(freqs), len(freqs)) >> int(rng.integers(0, 54))
+    expected = plain_huffman.code_lengths([int(f) for f in freqs], _huffman.MAX_LENGTH)
+    assert list(_huffman.code_lengths(freqs, _huffman.MAX_LENGTH)) == expected
