@@ -25,6 +25,9 @@ from .unaligned import copy_bytes
 SEGMENT = 256
 DMER = 8
 DMER_BITS = 20
+# choose_content counts a window's strings in uint8
+if SEGMENT - DMER + 1 > 255:
+    raise ImportError("choose_content's window holds more strings than a uint8 counts")
 
 
 @njit(cache=True, nogil=True)
