@@ -15,7 +15,7 @@ from .._jit import njit
 from . import huffman as _huffman, lz as _lz
 from .expand import copy_within, phrase_length, phrase_offset
 from .repeats import move
-from .unaligned import load8_be
+from .unaligned import load8, load8_be, store8
 from .shortest_parse import _ROOT, _NONE, _child, path
 
 SLOTS = _lz.SLOTS
@@ -247,6 +247,25 @@ def _take(word, valid, n):
     return _lz._top(word, n), word << np.uint64(n), valid - n
 
 
+@njit(cache=True, nogil=True, inline='always')
+def _copy_ahead(out, pos, source, at, length):
+    """``out[pos:pos + length] = source[at:at + length]``, 16 bytes and
+    then 8 at a time, reading and writing up to 15 bytes past both ends
+    (the caller leaves that room; the tokens after it write those bytes
+    again); where ``source`` is ``out``, ``at`` lies at least 8 bytes
+    before ``pos``.  A loop that stops at the exact length exits at a
+    count that varies, a branch mispredicted on most short copies; and a
+    copy from the content is too short for a call to ``memcpy`` to pay.
+    (``kernels.lz`` and ``kernels.sequences`` write the same copy out:
+    inlined there, it decoded their blocks slower.)"""
+    store8(out, pos, load8(source, at))
+    store8(out, pos + 8, load8(source, at + 8))
+    k = 16
+    while k < length:
+        store8(out, pos + k, load8(source, at + k))
+        k += 8
+
+
 @njit(cache=True, nogil=True)
 def decode(data, first, last, out, pos, size, table, distance_table, phrases, content):
     """Decode the payload ``data[first:last]`` into ``out[pos:pos + size]``;
@@ -299,7 +318,13 @@ def decode(data, first, last, out, pos, size, table, distance_table, phrases, co
         if 8 * at - valid > end_bit or length > end - pos or r0 > pos - start + before:
             return False
         if r0 > pos - start:
-            _lz._copy_from_content(out, start, pos, r0, length, content)
+            source = before - (r0 - (pos - start))
+            if source + length + 16 <= before and pos + length + 16 <= end:
+                _copy_ahead(out, pos, content, source, length)
+            else:
+                _lz._copy_from_content(out, start, pos, r0, length, content)
+        elif r0 >= 8 and pos + length + 16 <= end:
+            _copy_ahead(out, pos, out, pos - r0, length)
         else:
             move(out, pos, pos - r0, length)
         pos += length

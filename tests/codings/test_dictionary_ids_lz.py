@@ -98,6 +98,40 @@ def test_records_decode_as_the_text_says(dictionary):
         assert gagebpe.decompress(blob + blob, dictionary=dictionary) == record * 2
 
 
+def test_runs_and_copies_near_the_end_decode_as_the_text_says(dictionary):
+    """Copies from fewer than 8 bytes back (runs of a short period), which
+    the decoder writes byte by byte, and copies that end at the record's
+    end or near it, which it writes without running past the output; the
+    others it writes 8 bytes at a time past their ends."""
+    records = []
+    for period in range(1, 10):
+        unit = bytes(range(0x41, 0x41 + period))
+        for length in (5, 9, 16, 23, 64, 200):
+            for tail in (b"", b"}", RECORDS[period][-20:]):
+                records.append(RECORDS[period][:30] + (unit * 200)[:length] + tail)
+    payloads = dictionary_ids_lz.encode_many(records, dictionary)
+    for record, payload in zip(records, payloads):
+        assert decoded_by_reference(payload, len(record), dictionary) == record
+    blobs = [stream(r, p, dictionary) for r, p in zip(records, payloads)]
+    assert gagebpe.decompress_many(blobs, dictionary=dictionary) == records
+    assert [gagebpe.decompress(b, dictionary=dictionary) for b in blobs] == records
+    # The runs are copies from each period back, not ids.
+    from gagebpe.format.codings.dictionary_records import DEPTH
+    from gagebpe.kernels import primed_lz
+    _, _, sizes, edges, symbols, _ = dictionary.encoding()
+    _, _, price, _, _, distance_price = dictionary.ids_lz_encoding()
+    periods = set()
+    for record in records:
+        data = np.frombuffer(record, np.uint8)
+        window, head, chain = dictionary.content_finder(len(data))
+        copied, found = primed_lz.content_matches(window, len(dictionary.content), data, head,
+                                                  chain, DEPTH)
+        lengths, distances, _ = ids_lz.parse(copied, len(dictionary.content), found, sizes,
+                                             edges, symbols, price, distance_price)
+        periods.update(int(d) for d in distances if 0 < d < 8)
+    assert periods == set(range(1, 8))
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_pieces_of_the_content_and_of_the_grammar_round_trip(dictionary, data):
