@@ -105,7 +105,9 @@ def parse_tables(merges, lengths, cap):
     offsets, table = phrase_table(merges, N_BYTES, _BYTES, sizes, used, cap)
     if table.shape[0] == 0:
         used[:] = False
-    return (sizes, *trie(table, offsets, sizes, lengths * used))
+    prefixes = np.full(sizes.shape[0], -1, np.int64)  # each merge's left half
+    prefixes[N_BYTES:] = merges[:, 0]
+    return (sizes, *trie(table, offsets, sizes, lengths * used, prefixes))
 
 
 @njit(cache=True, nogil=True)

@@ -50,7 +50,7 @@ def _child(edges, symbols, node, byte):
 
 
 @njit(cache=True, nogil=True)
-def trie(phrases, offsets, sizes, code_lengths):
+def trie(phrases, offsets, sizes, code_lengths, prefixes):
     """``(edges, symbols, bits)``: a trie of the phrases of the symbols
     with a code (symbol s's phrase ``phrases[offsets[s]:offsets[s] +
     sizes[s]]``): its edges, each ``(256 * node + byte) << 32 | child`` in
@@ -60,7 +60,10 @@ def trie(phrases, offsets, sizes, code_lengths):
     these one after another), _LEAF for none, _FORK for more;
     ``symbols[v]`` is the symbol of the shortest code whose phrase ends at
     node v (-1 for none), of ``bits[v]`` bits.  Symbols are laid in
-    order, up to MAX_NODES nodes."""
+    order, up to MAX_NODES nodes.  ``prefixes[s]`` is a symbol whose
+    phrase begins symbol s's (a merge's left half; -1 for none): where it
+    was laid, s is laid from its node on, not from the root (the same
+    trie, for fewer look-ups in a table too large for the cache)."""
     wanted = 1
     for s in range(code_lengths.shape[0]):
         if code_lengths[s] and sizes[s] <= MAX_DEPTH:
@@ -73,13 +76,16 @@ def trie(phrases, offsets, sizes, code_lengths):
     table = edges[:capacity]
     symbols = np.full(room, _NONE, np.int32)
     bits = np.zeros(room, np.int64)
+    laid_at = np.full(code_lengths.shape[0], _NONE, np.int64)  # each symbol's node
     nodes = 1
     for s in range(code_lengths.shape[0]):
         if code_lengths[s] == 0 or sizes[s] > MAX_DEPTH:
             continue
-        node = _ROOT
+        node, first = _ROOT, 0
+        if prefixes[s] >= 0 and laid_at[prefixes[s]] != _NONE:
+            node, first = laid_at[prefixes[s]], sizes[prefixes[s]]
         full = False
-        for k in range(sizes[s]):
+        for k in range(first, sizes[s]):
             key = np.int64(node) * 256 + phrases[np.int64(offsets[s]) + k]
             at = _slot(table, key)
             if table[at] != _NONE:
@@ -93,6 +99,7 @@ def trie(phrases, offsets, sizes, code_lengths):
             nodes += 1
         if full:
             break
+        laid_at[s] = node
         if symbols[node] == _NONE or code_lengths[s] < bits[node]:
             symbols[node], bits[node] = s, code_lengths[s]
     _index_children(table, edges[capacity:])
