@@ -71,12 +71,20 @@ class Dictionary:
     none) and ``lz_lengths``, its two LZ codes' lengths.  ``id`` names it in the
     streams it codes; ``bytes(d)`` is its serialized form and
     ``Dictionary.from_bytes`` reads one back, refusing a damaged one with
-    ``GageBPEError``.  Build one with ``gagebpe.train_dictionary``."""
+    ``GageBPEError``; the constructor raises ``ValueError`` for merges
+    that name a symbol not made before them or lengths not one a symbol.
+    Build one with ``gagebpe.train_dictionary``."""
 
     def __init__(self, merges: npt.ArrayLike, lengths: npt.ArrayLike, content: bytes = b"",
                  lz_lengths: npt.ArrayLike | None = None) -> None:
         self.merges = np.ascontiguousarray(merges, np.int32).reshape(-1, 2)
         self.lengths = np.ascontiguousarray(lengths, np.uint8)
+        # The kernels index their tables by these symbols unchecked.
+        made = N_BYTES + np.arange(len(self.merges)).reshape(-1, 1)
+        if ((self.merges < 0) | (self.merges >= made)).any():
+            raise ValueError("a merge names a symbol not made before it")
+        if self.lengths.shape != (N_BYTES + len(self.merges),):
+            raise ValueError(f"{N_BYTES + len(self.merges)} code lengths wanted, one a symbol")
         # Raw content for records' copies (revision 1), and the lengths of
         # the two LZ codes they are written in (LZ_SYMBOLS of them); none: b"".
         self.content = bytes(content)

@@ -693,3 +693,19 @@ def test_a_dictionary_from_a_tokenizer():
     assert [phrases[256 + k] for k in range(len(d.merges))] == longer[:len(d.merges)]
     blobs = gagebpe.compress_many(RECORDS, dictionary=d)
     assert gagebpe.decompress_many(blobs, dictionary=d) == RECORDS
+
+
+def test_the_constructor_refuses_merges_of_symbols_not_yet_made():
+    """The kernels index their tables by a dictionary's symbols unchecked:
+    a merge must name bytes or earlier merges, and every symbol have a
+    code length."""
+    lengths = np.full(258, 8, np.uint8)
+    lengths[-4:] = 9  # a complete code
+    for merges in ([[97, 98], [300, 5]], [[97, 98], [-7, 2]], [[97, 256], [97, 98]],
+                   [[97, 98], [257, 98]]):
+        with pytest.raises(ValueError, match="not made before"):
+            gagebpe.Dictionary(np.array(merges), lengths)
+    with pytest.raises(ValueError, match="258 code lengths"):
+        gagebpe.Dictionary(np.array([[97, 98], [256, 98]]), lengths[:257])
+    made = gagebpe.Dictionary(np.array([[97, 98], [256, 98]]), lengths)
+    assert gagebpe.Dictionary.from_bytes(bytes(made)).merges.tolist() == [[97, 98], [256, 98]]
