@@ -51,6 +51,12 @@ def allocate(n):
     return owner, storage(owner)
 
 
+def new(n):
+    """A new bytes object of ``n`` bytes, not yet written (even for n = 1,
+    whose ``bytes(1)`` CPython shares), for ``storage`` to fill."""
+    return _new_bytes(None, n)
+
+
 def storage(fresh):
     """The storage of the bytes object ``fresh`` as a writable uint8 array,
     which keeps ``fresh`` alive.  Only for a bytes object its maker is

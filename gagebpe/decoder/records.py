@@ -12,12 +12,10 @@ at a time.
 ``decode_streams`` reads many records in one kernel call, their layout
 and data checks included, so that a record costs no reader in Python;
 one record is read through a kernel called without Numba's dispatch
-(``_jit.direct``), its dictionary's tables handed over as their address:
-``_DECODE_TO`` decodes it straight into a new bytes object
-(``kernels.bytes_object.fill``), which ``decoder.stream.decompress``
-makes where it reads the record's size at a glance, and
-``decode_record`` into a scratch buffer otherwise, so that it costs no
-allocation in the kernel either.  A
+(``_jit.direct``), its dictionary's tables handed over as their address,
+which makes the bytes object it returns and decodes the record into it
+(``_DECODE_NEW``; ``kernels.bytes_object.new_bytes``).  A record that
+fails is decoded again into a scratch buffer, to say what is wrong; a
 stream that is not such a record, and a block of another coding than
 DICTIONARY_IDS that fails, are left to the general reader, which says
 what is wrong.
@@ -32,7 +30,8 @@ from .._jit import direct, njit
 from ..kernels import dictionary as _kernels, ids_lz as _ids_lz
 from ..plain.varint import varint_at
 from ..kernels.packed import at as packed_at
-from ..kernels.bytes_object import BYTES, contents, fill
+from ..kernels.bytes_object import (BYTES, contents, dropped, gil_released, gil_taken,
+                                    new_bytes, nothing_made, storage, was_made)
 from ..kernels.unaligned import copy_bytes
 from ..kernels.xxh64 import data_check
 from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
@@ -53,6 +52,10 @@ THREAD_BYTES = 1 << 16
 # its own: a kernel that returned a new array would spend more on handing
 # it to Python than on decoding a small record.
 SCRATCH_BYTES = 1 << 17
+# A record of one call decodes holding the GIL up to this many bytes: below,
+# letting it go and taking it back costs more than the decoding another
+# thread could overlap (as hashlib holds it for small inputs).
+HELD_BYTES = 1 << 12
 _thread = threading.local()
 
 
@@ -191,42 +194,63 @@ def _decode_into(data, decoder, limit, scratch):
     return size if found == DECODED else -found
 
 
-@njit(cache=True, nogil=True)
-def _decode_to(data, decoder_address, out):
-    """What the one stream ``data`` (bytes, BYTES) was found: DECODED if it
-    is a record of the dictionary whose ``decoder_address`` is given, of
-    ``len(out)`` bytes, decoded into ``out`` (a new bytes object,
-    ``fill``'s); what ``_found`` says of one that fails; else
-    NOT_A_RECORD (``_decode_into`` takes it)."""
+@njit(cache=True)
+def _decode_new(data, decoder_address, limit):
+    """The bytes of the one stream ``data`` (BYTES) if it is a record of
+    at most ``limit`` bytes of the dictionary whose ``decoder_address`` is
+    given, decoded into a bytes object made here; else None
+    (``decode_record`` says what is wrong).  Called holding the GIL, to
+    make the object; it lets it go while it decodes a record larger than
+    HELD_BYTES."""
     decoder = packed_at(decoder_address)
-    head, table, phrases = _kernels.unpacked(decoder)
-    payload, output = contents(data), fill(out)
-    coding, size, at, check = _layout(payload, head)
-    if size != output.shape[0]:
-        return NOT_A_RECORD
+    payload = contents(data)
+    coding, size, at, check = _layout(payload, _kernels.unpacked(decoder)[0])
+    if size <= 0 or size > limit:
+        return nothing_made()
+    made = new_bytes(size)
+    if not was_made(made):
+        return made
+    output = storage(made, size)
+    if size <= HELD_BYTES:
+        found = _decode_one(coding, payload, at, output, size, decoder, check)
+    else:
+        state = gil_released()
+        try:  # whatever happens, the GIL is taken back
+            found = _decode_one(coding, payload, at, output, size, decoder, check)
+        except Exception:  # (out of memory) the general reader says what
+            found = NOT_A_RECORD
+        gil_taken(state)
+    return made if found == DECODED else dropped(made)
+
+
+@njit(cache=True, nogil=True)
+def _decode_one(coding, payload, at, output, size, decoder, check):
+    """``_found`` of the record whose payload begins at ``payload[at]``
+    and runs to its end, decoded into ``output[:size]``."""
     if coding != DICTIONARY_IDS:  # their kernels pad the payload themselves
         return _decode_block(coding, payload, at, payload.shape[0], output, 0, size, decoder,
                              check)
-    ok = _kernels.decode_unpadded(payload, at, output, table, phrases)
-    return _found(coding, ok, output, 0, size, check)
+    _, table, phrases = _kernels.unpacked(decoder)
+    return _found(coding, _kernels.decode_unpadded(payload, at, output, table, phrases),
+                  output, 0, size, check)
 
 
 def _load():
-    """``_decode_into`` and ``_decode_to`` for one record (``_jit.direct``),
-    loaded once."""
-    global _DECODE_INTO, _DECODE_TO
+    """``_decode_into`` and ``_decode_new`` for one record
+    (``_jit.direct``), loaded once."""
+    global _DECODE_INTO, _DECODE_NEW
     _DECODE_INTO = direct(_decode_into, b"", np.zeros(1, np.int64), NO_LIMIT,
                           np.zeros(1, np.uint8))
-    _DECODE_TO = direct(_decode_to, BYTES, 0, BYTES)
+    _DECODE_NEW = direct(_decode_new, BYTES, 0, NO_LIMIT)
 
 
-def _loading_decode_to(blob, decoder_address, out):
-    """``_DECODE_TO`` until it is loaded: loads it, then calls it."""
+def _loading_decode_new(blob, decoder_address, limit):
+    """``_DECODE_NEW`` until it is loaded: loads it, then calls it."""
     _load()
-    return _DECODE_TO(blob, decoder_address, out)
+    return _DECODE_NEW(blob, decoder_address, limit)
 
 
-_DECODE_INTO, _DECODE_TO = None, _loading_decode_to
+_DECODE_INTO, _DECODE_NEW = None, _loading_decode_new
 
 
 def decode_record(blob, dictionary, limit):
@@ -235,13 +259,13 @@ def decode_record(blob, dictionary, limit):
     ``dictionary`` is not a ``Dictionary`` or ``limit`` (None for none) is
     not a valid limit: the general reader then takes them, and says what
     is wrong.  ``GageBPEError`` for a record that fails its decoding or its
-    check, or whose output would pass ``limit``.  The record is decoded
-    into the thread's scratch buffer: ``decoder.stream.decompress`` decodes
-    the common one, whose size takes one or two bytes, straight into the
-    bytes it returns (``_DECODE_TO``), and leaves the others here."""
+    check, or whose output would pass ``limit``; such a record is decoded
+    again into the thread's scratch buffer, to find what is wrong."""
     limit = _checked_limit(blob, dictionary, limit)
     if limit is None:
         return None
+    if (out := _DECODE_NEW(blob, dictionary.decoder_address, limit)) is not None:
+        return out
     try:
         scratch, view = _thread.scratch
     except AttributeError:

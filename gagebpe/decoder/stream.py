@@ -233,26 +233,16 @@ def decompress(data: BytesLike, *, threads: int = 1, format: str = "gbpe",
     """
     # A chunk or a record, called as most calls are, is taken before the
     # arguments' checks, which cost a small chunk a fifth of its time.  A
-    # record (compress_many's) whose size takes one or two bytes, read here
-    # at a glance, is decoded straight into the bytes returned, by its
-    # kernel (``decoder.records``): calling a function that did this cost
-    # a 64-byte record a tenth of its time.  A size of three bytes reads
-    # wrong here, which the kernel finds; it and any record that fails are
-    # left to ``decode_record`` below, which says what is wrong.
+    # record (compress_many's) is read, decoded and made into the bytes
+    # returned by one kernel (``decoder.records``): a size read here and an
+    # object made here cost a 64-byte record a sixth of its time.  A record
+    # that fails is left to ``decode_record`` below, which says what is
+    # wrong.
     if (type(dictionary) is _Dictionary and type(data) is bytes and type(limit) is int
-            and max_length is None and format == "gbpe"):
+            and limit < _records.NO_LIMIT and max_length is None and format == "gbpe"):
         given: Any = dictionary  # a Dictionary: its type was just checked
-        at = given.size_at
-        try:
-            size = data[at]
-            if size >= 0x80:
-                size = (size & 0x7F) | data[at + 1] << 7
-        except IndexError:  # too short to be a record
-            size = 0
-        if 1 < size <= limit:  # ``b"\0" * size`` is then a new object, as the kernel needs
-            out = b"\0" * size
-            if _records._DECODE_TO(data, given.decoder_address, out) == _records.DECODED:
-                return out
+        if (out := _records._DECODE_NEW(data, given.decoder_address, limit)) is not None:
+            return out
     plain = False
     if dictionary is not None:
         if (max_length is None and format == "gbpe"

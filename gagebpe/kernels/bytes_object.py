@@ -17,26 +17,53 @@ only a bytes object that its maker is still filling, as C extensions
 fill ``PyBytes_FromStringAndSize(NULL, n)``, before anyone else sees it.
 ``b"\\0" * n`` and ``bytes(n)`` for n > 1 are such new objects (CPython
 shares only the empty and the one-byte bytes objects), so a small output
-becomes its bytes without a copy.  As plain Python (``NUMBA_DISABLE_JIT``)
-both are NumPy views and ``BYTES`` is None.
+becomes its bytes without a copy.
+
+A kernel may also make the bytes object it returns (``new_bytes``, of the
+type MADE, which Python receives as the object itself, or None where
+``nothing_made``): the call then costs no size read and no object made in
+Python, a sixth of a 64-byte record's decoding.  Such a kernel is called
+holding the GIL, which making an object needs; it may let the GIL go
+while it works (``gil_released``, ``gil_taken``).  As plain Python
+(``NUMBA_DISABLE_JIT``) the views are NumPy's, ``BYTES`` and ``MADE`` are
+None and the GIL is kept.
 """
 import numpy as np
 
 from .._jit import PURE_PYTHON
 
 if PURE_PYTHON:
-    from .._inplace_bytes import storage as fill
+    from .._inplace_bytes import new as new_bytes, storage as fill
 
-    BYTES = None
+    BYTES = MADE = None
 
     def contents(data):
         return np.frombuffer(data, np.uint8)
+
+    def nothing_made():
+        return None
+
+    def was_made(made):
+        return made is not None
+
+    def storage(made, size):
+        return fill(made)
+
+    def dropped(made):
+        return None
+
+    def gil_released():
+        return None
+
+    def gil_taken(state):
+        return None
 else:
     from numba import types
     from numba.core import cgutils
     from numba.core.datamodel import models, register_default
     from numba.core.imputils import impl_ret_borrowed
-    from numba.extending import NativeValue, intrinsic, unbox
+    from llvmlite import ir
+    from numba.extending import NativeValue, box, intrinsic, unbox
 
     class BytesObject(types.Type):
         """A bytes object's storage: its first byte's address and its size."""
@@ -93,3 +120,110 @@ else:
         if not isinstance(fresh, BytesObject):
             return None
         return _WRITE(fresh), _view(_WRITE)
+
+    class Made(types.Type):
+        """A bytes object a kernel made and hands to Python as its result,
+        or nothing (None to Python)."""
+
+        def __init__(self):
+            super().__init__(name="MadeBytes")
+
+    MADE = Made()
+    register_default(Made)(models.OpaqueModel)
+
+    @box(Made)
+    def _box(typ, value, c):
+        # The kernel's reference becomes the caller's: nothing to count.
+        result = cgutils.alloca_once_value(c.builder, value)
+        with c.builder.if_then(cgutils.is_null(c.builder, value), likely=False):
+            c.builder.store(c.pyapi.make_none(), result)
+        return c.builder.load(result)
+
+    def _function(builder, name, result, *arguments):
+        return cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(result, arguments), name)
+
+    @intrinsic
+    def new_bytes(typingctx, size):
+        """A new bytes object of ``size`` bytes, not yet written; nothing
+        where there is no memory for it (the caller then reports nothing
+        made, and the general path raises).  Only with the GIL held."""
+        if not isinstance(size, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            size_t = context.get_value_type(types.intp)
+            made = builder.call(
+                _function(builder, "PyBytes_FromStringAndSize", cgutils.voidptr_t,
+                          cgutils.voidptr_t, size_t),
+                [cgutils.voidptr_t(None), context.cast(builder, args[0], signature.args[0],
+                                                       types.intp)])
+            with builder.if_then(cgutils.is_null(builder, made), likely=False):
+                builder.call(_function(builder, "PyErr_Clear", ir.VoidType()), [])
+            return made
+        return MADE(size), codegen
+
+    @intrinsic
+    def nothing_made(typingctx):
+        """The result that hands Python None."""
+        return MADE(), lambda context, builder, signature, args: cgutils.voidptr_t(None)
+
+    @intrinsic
+    def was_made(typingctx, made):
+        """Whether ``made`` (MADE) is an object."""
+        if not isinstance(made, Made):
+            return None
+        return types.boolean(made), lambda context, builder, signature, args: (
+            cgutils.is_not_null(builder, args[0]))
+
+    @intrinsic
+    def storage(typingctx, made, size):
+        """The ``size`` bytes of ``made``, a bytes object ``new_bytes``
+        made, as a writable uint8 array owned by nobody in the kernel."""
+        if not isinstance(made, Made) or not isinstance(size, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            data = builder.call(_function(builder, "PyBytes_AsString", cgutils.voidptr_t,
+                                          cgutils.voidptr_t), [args[0]])
+            view = context.make_array(_WRITE)(context, builder)
+            one = context.get_constant(types.intp, 1)
+            context.populate_array(
+                view, data=builder.bitcast(data, view.data.type),
+                shape=cgutils.pack_array(builder, [context.cast(
+                    builder, args[1], signature.args[1], types.intp)]),
+                strides=cgutils.pack_array(builder, [one]), itemsize=one, meminfo=None)
+            return impl_ret_borrowed(context, builder, _WRITE, view._getvalue())
+        return _WRITE(made, size), codegen
+
+    @intrinsic
+    def gil_released(typingctx):
+        """The GIL let go (``PyEval_SaveThread``): the thread state to take
+        it back with, which the caller must, whatever happens between."""
+        return types.voidptr(), lambda context, builder, signature, args: builder.call(
+            _function(builder, "PyEval_SaveThread", cgutils.voidptr_t), [])
+
+    @intrinsic
+    def gil_taken(typingctx, state):
+        """The GIL taken back by ``gil_released``'s ``state``."""
+        if state != types.voidptr:
+            return None
+
+        def codegen(context, builder, signature, args):
+            builder.call(_function(builder, "PyEval_RestoreThread", ir.VoidType(),
+                                   cgutils.voidptr_t), [args[0]])
+            return context.get_dummy_value()
+        return types.none(state), codegen
+
+    @intrinsic
+    def dropped(typingctx, made):
+        """Nothing made: ``made`` released (with the GIL held)."""
+        if not isinstance(made, Made):
+            return None
+
+        def codegen(context, builder, signature, args):
+            with builder.if_then(cgutils.is_not_null(builder, args[0])):
+                builder.call(_function(builder, "Py_DecRef", ir.VoidType(), cgutils.voidptr_t),
+                             [args[0]])
+            return cgutils.voidptr_t(None)
+        return MADE(made), codegen

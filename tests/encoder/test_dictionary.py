@@ -624,10 +624,11 @@ def test_the_batch_limit_holds(dictionary):
 
 
 def test_a_record_of_any_size_and_any_limit(dictionary, monkeypatch):
-    """One record per call decodes straight into its bytes where its size
-    takes one or two bytes, else into its thread's scratch buffer, or one
-    of its own where it does not fit that: each gives the same bytes, and
-    every limit a caller may give holds as in the general reader."""
+    """One record per call decodes into the bytes object its kernel makes,
+    holding the GIL up to HELD_BYTES and letting it go above, on any
+    thread; a damaged one is decoded again into its thread's scratch
+    buffer, or one of its own where it does not fit that, to say what is
+    wrong; every limit a caller may give holds as in the general reader."""
     from gagebpe.decoder import records
     from gagebpe.format.codings import dictionary_ids
 
@@ -641,16 +642,22 @@ def test_a_record_of_any_size_and_any_limit(dictionary, monkeypatch):
     joined = b"".join(RECORDS)
     two = next(t for t in (joined[i:i + 2] for i in range(len(joined)))
                if len(dictionary_ids.encode(t, dictionary)) <= 2)
+    held = records.HELD_BYTES
     cases = [(b"{", flat), (two, dictionary)] + [
-        (joined[:n], dictionary) for n in (20, 127, 128, 16383, 16384, 20000)]
+        (joined[:n], dictionary) for n in (20, 127, 128, held, held + 1, 16384, 20000)]
     cases = [(data, d, forced(data, d)) for data, d in cases]
+    cases += [(data, dictionary, gagebpe.compress(data, dictionary=dictionary))
+              for data in (joined[:held], joined[:held + 1] * 3)]  # in the coding it takes
     monkeypatch.setattr(records, "SCRATCH_BYTES", 64)  # a new thread's buffer
-    with ThreadPoolExecutor(1) as pool:
+    with ThreadPoolExecutor(4) as pool:
         for data, d, blob in cases:
             decode = lambda: gagebpe.decompress(blob, dictionary=d)  # noqa: E731
-            assert pool.submit(decode).result() == data
+            assert [f.result() for f in [pool.submit(decode) for _ in range(8)]] == [data] * 8
+            damaged = blob[:-1] + bytes([blob[-1] ^ 0x10])
+            with pytest.raises(gagebpe.GageBPEError):
+                pool.submit(gagebpe.decompress, damaged, dictionary=d).result()
     for data, d, blob in cases:
-        for limit in (None, len(data), 1 << 62, 1 << 70):
+        for limit in (None, len(data), 1 << 62, 1 << 63, 1 << 70):
             assert gagebpe.decompress(blob, dictionary=d, limit=limit) == data
         for limit in (len(data) - 1, -1):
             with pytest.raises((gagebpe.GageBPEError, ValueError)):

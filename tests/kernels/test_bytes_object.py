@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from gagebpe._jit import PURE_PYTHON, direct, njit
-from gagebpe.kernels.bytes_object import BYTES, contents, fill
+from gagebpe.kernels.bytes_object import (BYTES, contents, dropped, fill, gil_released, gil_taken,
+                                         new_bytes, nothing_made, storage, was_made)
 
 
 @njit(cache=True, nogil=True)
@@ -34,3 +35,38 @@ def test_a_kernel_refuses_what_is_not_bytes(wrong):
         _KERNEL(wrong, b"\0" * 3)
     with pytest.raises(TypeError):
         _KERNEL(b"abc", wrong)
+
+
+@njit(cache=True)
+def _made(n, fail):
+    """A new bytes object of ``n`` bytes counting down from ``n``, made
+    here; None for ``n`` below 1, and for ``fail`` (made, then dropped)."""
+    if n < 1:
+        return nothing_made()
+    made = new_bytes(n)
+    if not was_made(made):
+        return made
+    out = storage(made, n)
+    state = gil_released()
+    try:  # the GIL is taken back whatever the work raises
+        for i in range(n):
+            out[i] = (n - i) & 0xFF
+        if fail:
+            raise ValueError("failed while the GIL was let go")
+    except Exception:
+        fail = True
+    gil_taken(state)
+    return dropped(made) if fail else made
+
+
+_MADE = direct(_made, 0, True)
+
+
+def test_a_kernel_makes_the_bytes_it_returns():
+    shared = bytes(1)  # CPython's one-byte object: never written to
+    for n in (1, 2, 300):
+        made = _MADE(n, False)
+        assert type(made) is bytes and made == bytes((n - i) & 0xFF for i in range(n))
+    assert _MADE(1, False) is not shared and bytes(1) == b"\0"
+    assert _MADE(0, False) is None
+    assert _MADE(5, True) is None
