@@ -263,9 +263,9 @@ def _record(data, dictionary, level):
     where that may code it smaller (``_level_may_gain``) and does, as
     ``_BlockCoder`` would, at the level's form beside a dictionary made
     once."""
-    stream, payload, own = _record_coder.stream(data, dictionary)
     if len(data) <= DICTIONARY_ALONE:  # ``_level_may_gain``'s first rule, before the look-up
-        return stream
+        return _record_coder.alone(data, dictionary)
+    stream, payload, own = _record_coder.stream(data, dictionary)
     beside = _BESIDE_DICTIONARY[level, bool(dictionary.content)]
     if not _level_may_gain(beside, data, own, payload):
         return stream

@@ -255,7 +255,8 @@ class Dictionary:
     def content_finder_address(self, most: int) -> int:
         """Where ``content_finder(most)``'s three arrays lie, packed in one
         (``kernels.packed``), as one record's kernel takes them."""
-        return self._finder(most)[0]
+        found = getattr(self._finders, "found", None)  # ``_finder``'s, without its call
+        return (found if found is not None and found[4] >= most else self._finder(most))[0]
 
     def _finder(self, most):
         """``(address, window, head, chain, room)`` of this thread's finder,

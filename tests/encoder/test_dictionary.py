@@ -312,6 +312,22 @@ def test_the_level_tries_only_records_that_copy_themselves(dictionary):
     assert blob == gagebpe.compress(bytearray(noise), dictionary=dictionary)  # the general coder
 
 
+def test_a_record_whose_kernel_made_nothing_is_coded_again(dictionary, monkeypatch):
+    """Where the kernel that makes a record's stream made none (its coding
+    raised, out of memory), ``stream`` codes the record and says so."""
+    from gagebpe.encoder import records
+    blobs = [gagebpe.compress(r, dictionary=dictionary) for r in RECORDS[:5]]
+    monkeypatch.setattr(records, "_ENCODE_NEW", lambda *arguments: None)
+    assert [gagebpe.compress(r, dictionary=dictionary) for r in RECORDS[:5]] == blobs
+    monkeypatch.setattr(records, "_ENCODE_STREAM", _out_of_memory)
+    with pytest.raises(MemoryError):
+        gagebpe.compress(RECORDS[0], dictionary=dictionary)
+
+
+def _out_of_memory(*arguments):
+    raise MemoryError
+
+
 def test_beside_a_dictionary_without_content_the_level_is_skipped_only_where_it_loses(
         dictionary):
     # No record's copies of itself are known there: the floor alone gates
