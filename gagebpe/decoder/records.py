@@ -10,7 +10,8 @@ record kernels (``kernels.dictionary``), which read padded payloads two
 at a time.
 
 ``decode_streams`` reads many records in one kernel call, their layout
-and data checks included, so that a record costs no reader in Python;
+and data checks included, and another makes the list of their bytes, so
+that a record costs no reader and no object made in Python;
 one record is read through a kernel called without Numba's dispatch
 (``_jit.direct``), its dictionary's tables handed over as their address,
 which makes the bytes object it returns and decodes the record into it
@@ -30,8 +31,9 @@ from .._jit import direct, njit
 from ..kernels import dictionary as _kernels, ids_lz as _ids_lz
 from ..plain.varint import varint_at
 from ..kernels.packed import at as packed_at
-from ..kernels.bytes_object import (BYTES, contents, dropped, gil_released, gil_taken,
-                                    new_bytes, nothing_made, storage, was_made)
+from ..kernels.bytes_object import (BYTES, bytes_of, contents, dropped, gil_released,
+                                    gil_taken, new_bytes, new_list, nothing_made, set_item,
+                                    storage, was_made)
 from ..kernels.unaligned import copy_bytes
 from ..kernels.xxh64 import data_check
 from ..format.codings import dictionary_lz as _coding_dictionary_lz, lz as _coding_lz
@@ -342,7 +344,26 @@ def decode_streams(blobs, dictionary, limit, threads=1):
     if (found >= BAD_PAYLOAD).any():
         _raise(BAD_PAYLOAD if (found == BAD_PAYLOAD).any() else BAD_CHECK, dictionary)
     decoded = found == DECODED
-    buffer = out.tobytes()
-    bounds = out_starts.tolist()
-    return ([buffer[a:b] for a, b in zip(bounds, bounds[1:])],
-            np.flatnonzero(~decoded).tolist(), int(np.diff(out_starts)[decoded].sum()))
+    outputs = _outputs(out, out_starts)
+    if outputs is None:
+        raise MemoryError("no memory for the records' bytes")
+    return (outputs, np.flatnonzero(~decoded).tolist(),
+            int(np.diff(out_starts)[decoded].sum()))
+
+
+@njit(cache=True)
+def _outputs(out, out_starts):
+    """``out[out_starts[i]:out_starts[i + 1]]`` for each i, as a list of
+    bytes objects made here (in Python, slicing one bytes object of
+    ``out`` cost a 256-byte record a sixth of its time); None where there
+    is no memory for them.  It holds the GIL, to make them."""
+    n = out_starts.shape[0] - 1
+    made = new_list(n)
+    if not was_made(made):
+        return made
+    for i in range(n):
+        item = bytes_of(out[out_starts[i]:out_starts[i + 1]])
+        if not was_made(item):
+            return dropped(made)
+        set_item(made, i, item)
+    return made

@@ -49,6 +49,15 @@ if PURE_PYTHON:
     def storage(made, size):
         return fill(made)
 
+    def bytes_of(array):
+        return array.tobytes()
+
+    def new_list(n):
+        return [None] * n
+
+    def set_item(made, i, item):
+        made[i] = item
+
     def dropped(made):
         return None
 
@@ -122,8 +131,8 @@ else:
         return _WRITE(fresh), _view(_WRITE)
 
     class Made(types.Type):
-        """A bytes object a kernel made and hands to Python as its result,
-        or nothing (None to Python)."""
+        """An object (a bytes object, a list of them) a kernel made and
+        hands to Python as its result, or nothing (None to Python)."""
 
         def __init__(self):
             super().__init__(name="MadeBytes")
@@ -195,6 +204,63 @@ else:
                 strides=cgutils.pack_array(builder, [one]), itemsize=one, meminfo=None)
             return impl_ret_borrowed(context, builder, _WRITE, view._getvalue())
         return _WRITE(made, size), codegen
+
+    @intrinsic
+    def bytes_of(typingctx, array):
+        """A new bytes object holding a copy of ``array`` (contiguous
+        uint8); nothing where there is no memory for it.  Only with the
+        GIL held."""
+        if not (isinstance(array, types.Array) and array.dtype == types.uint8
+                and array.ndim == 1 and array.layout == "C"):
+            return None
+
+        def codegen(context, builder, signature, args):
+            view = context.make_array(signature.args[0])(context, builder, value=args[0])
+            size_t = context.get_value_type(types.intp)
+            made = builder.call(
+                _function(builder, "PyBytes_FromStringAndSize", cgutils.voidptr_t,
+                          cgutils.voidptr_t, size_t),
+                [builder.bitcast(view.data, cgutils.voidptr_t), builder.extract_value(
+                    view.shape, 0)])
+            with builder.if_then(cgutils.is_null(builder, made), likely=False):
+                builder.call(_function(builder, "PyErr_Clear", ir.VoidType()), [])
+            return made
+        return MADE(array), codegen
+
+    @intrinsic
+    def new_list(typingctx, n):
+        """A new list of ``n`` items, each to be set (``set_item``) before
+        it is handed over; nothing where there is no memory for it.  Only
+        with the GIL held."""
+        if not isinstance(n, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            size_t = context.get_value_type(types.intp)
+            made = builder.call(
+                _function(builder, "PyList_New", cgutils.voidptr_t, size_t),
+                [context.cast(builder, args[0], signature.args[0], types.intp)])
+            with builder.if_then(cgutils.is_null(builder, made), likely=False):
+                builder.call(_function(builder, "PyErr_Clear", ir.VoidType()), [])
+            return made
+        return MADE(n), codegen
+
+    @intrinsic
+    def set_item(typingctx, made, i, item):
+        """Item ``i`` of the list ``made`` (``new_list``'s) set to ``item``,
+        which the list then holds (both MADE, ``item`` made)."""
+        if not (isinstance(made, Made) and isinstance(i, types.Integer)
+                and isinstance(item, Made)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            size_t = context.get_value_type(types.intp)
+            builder.call(_function(builder, "PyList_SetItem", ir.IntType(32),
+                                   cgutils.voidptr_t, size_t, cgutils.voidptr_t),
+                         [args[0], context.cast(builder, args[1], signature.args[1],
+                                                types.intp), args[2]])
+            return context.get_dummy_value()
+        return types.none(made, i, item), codegen
 
     @intrinsic
     def gil_released(typingctx):

@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 
 from gagebpe._jit import PURE_PYTHON, direct, njit
-from gagebpe.kernels.bytes_object import (BYTES, contents, dropped, fill, gil_released, gil_taken,
-                                         new_bytes, nothing_made, storage, was_made)
+from gagebpe.kernels.bytes_object import (BYTES, bytes_of, contents, dropped, fill, gil_released,
+                                         gil_taken, new_bytes, new_list, nothing_made, set_item,
+                                         storage, was_made)
 
 
 @njit(cache=True, nogil=True)
@@ -70,3 +71,22 @@ def test_a_kernel_makes_the_bytes_it_returns():
     assert _MADE(1, False) is not shared and bytes(1) == b"\0"
     assert _MADE(0, False) is None
     assert _MADE(5, True) is None
+
+
+@njit(cache=True)
+def _pieces(data, starts):
+    """The pieces ``data[starts[i]:starts[i + 1]]`` as a list of bytes
+    objects made here."""
+    made = new_list(starts.shape[0] - 1)
+    for i in range(starts.shape[0] - 1):
+        set_item(made, i, bytes_of(data[starts[i]:starts[i + 1]]))
+    return made
+
+
+def test_a_kernel_makes_a_list_of_bytes():
+    data = np.frombuffer(bytes(range(50)), np.uint8)
+    starts = np.array([0, 0, 1, 7, 50], np.int64)
+    pieces = _pieces(data, starts)
+    assert pieces == [b"", bytes([0]), bytes(range(1, 7)), bytes(range(7, 50))]
+    assert all(type(p) is bytes for p in pieces)
+    assert _pieces(data, np.zeros(1, np.int64)) == []
