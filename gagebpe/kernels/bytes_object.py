@@ -24,9 +24,12 @@ type MADE, which Python receives as the object itself, or None where
 ``nothing_made``): the call then costs no size read and no object made in
 Python, a sixth of a 64-byte record's decoding.  Such a kernel is called
 holding the GIL, which making an object needs; it may let the GIL go
-while it works (``gil_released``, ``gil_taken``).  As plain Python
-(``NUMBA_DISABLE_JIT``) the views are NumPy's, ``BYTES`` and ``MADE`` are
-None and the GIL is kept.
+while it works (``gil_released``, ``gil_taken``), and make a list of
+bytes objects (``new_list``, ``bytes_of``, ``set_item``).  A list
+argument of the type LIST is handed over as CPython's pointer to it, its
+bytes objects read as BYTES (``list_size``, ``item``).  As plain Python
+(``NUMBA_DISABLE_JIT``) the views are NumPy's, ``BYTES``, ``MADE`` and
+``LIST`` are None and the GIL is kept.
 """
 import numpy as np
 
@@ -35,7 +38,7 @@ from .._jit import PURE_PYTHON
 if PURE_PYTHON:
     from .._inplace_bytes import new as new_bytes, storage as fill
 
-    BYTES = MADE = None
+    BYTES = MADE = LIST = None
 
     def contents(data):
         return np.frombuffer(data, np.uint8)
@@ -51,6 +54,12 @@ if PURE_PYTHON:
 
     def bytes_of(array):
         return array.tobytes()
+
+    def list_size(items):
+        return len(items)
+
+    def item(items, i):  # any buffer, as plain Python
+        return items[i]
 
     def new_list(n):
         return [None] * n
@@ -135,7 +144,7 @@ else:
         hands to Python as its result, or nothing (None to Python)."""
 
         def __init__(self):
-            super().__init__(name="MadeBytes")
+            super().__init__(name="MadeObject")
 
     MADE = Made()
     register_default(Made)(models.OpaqueModel)
@@ -204,6 +213,70 @@ else:
                 strides=cgutils.pack_array(builder, [one]), itemsize=one, meminfo=None)
             return impl_ret_borrowed(context, builder, _WRITE, view._getvalue())
         return _WRITE(made, size), codegen
+
+    class ListObject(types.Type):
+        """A list, handed over as CPython's own pointer to it: its items are
+        read with the GIL held (``list_size``, ``item``)."""
+
+        def __init__(self):
+            super().__init__(name="ListObject")
+
+    LIST = ListObject()
+    register_default(ListObject)(models.OpaqueModel)
+
+    @unbox(ListObject)
+    def _unbox_list(typ, obj, c):
+        not_list = c.builder.icmp_signed("==", c.builder.call(_function(
+            c.builder, "PyList_Size", c.context.get_value_type(types.intp), cgutils.voidptr_t),
+            [obj]), c.context.get_constant(types.intp, -1))
+        with c.builder.if_then(not_list, likely=False):
+            c.pyapi.err_set_string("PyExc_TypeError", "a list is needed")
+        return NativeValue(obj, is_error=not_list)
+
+    @intrinsic
+    def list_size(typingctx, items):
+        """The number of items of ``items`` (LIST)."""
+        if not isinstance(items, ListObject):
+            return None
+        return types.intp(items), lambda context, builder, signature, args: builder.call(
+            _function(builder, "PyList_Size", context.get_value_type(types.intp),
+                      cgutils.voidptr_t), [args[0]])
+
+    @intrinsic
+    def item(typingctx, items, i):
+        """The storage of item ``i`` of ``items`` (LIST) as BYTES, if it is
+        a bytes object; else of size -1.  Valid while the list holds it,
+        with the GIL held."""
+        if not (isinstance(items, ListObject) and isinstance(i, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            size_t = context.get_value_type(types.intp)
+            obj = builder.call(_function(builder, "PyList_GetItem", cgutils.voidptr_t,
+                                         cgutils.voidptr_t, size_t),
+                               [args[0], context.cast(builder, args[1], signature.args[1],
+                                                      types.intp)])
+            value = cgutils.create_struct_proxy(BYTES)(context, builder)
+            value.data = cgutils.voidptr_t(None)
+            value.size = context.get_constant(types.intp, -1)
+            with builder.if_then(cgutils.is_not_null(builder, obj)):
+                # PyBytes_AsStringAndSize refuses what is not bytes
+                data = cgutils.alloca_once(builder, cgutils.voidptr_t)
+                size = cgutils.alloca_once(builder, size_t)
+                failed = builder.call(_function(
+                    builder, "PyBytes_AsStringAndSize", ir.IntType(32), cgutils.voidptr_t,
+                    data.type, size.type), [obj, data, size])
+                with builder.if_else(cgutils.is_not_null(builder, failed)) as (bad, good):
+                    with good:
+                        value.data = builder.load(data)
+                        value.size = builder.load(size)
+                    with bad:
+                        pass
+            with builder.if_then(builder.icmp_signed("<", value.size,
+                                                     context.get_constant(types.intp, 0))):
+                builder.call(_function(builder, "PyErr_Clear", ir.VoidType()), [])
+            return value._getvalue()
+        return BYTES(items, i), codegen
 
     @intrinsic
     def bytes_of(typingctx, array):

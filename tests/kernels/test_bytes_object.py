@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from gagebpe._jit import PURE_PYTHON, direct, njit
-from gagebpe.kernels.bytes_object import (BYTES, bytes_of, contents, dropped, fill, gil_released,
-                                         gil_taken, new_bytes, new_list, nothing_made, set_item,
-                                         storage, was_made)
+from gagebpe.kernels.bytes_object import (BYTES, LIST, bytes_of, contents, dropped, fill,
+                                         gil_released, gil_taken, item, list_size, new_bytes,
+                                         new_list, nothing_made, set_item, storage, was_made)
 
 
 @njit(cache=True, nogil=True)
@@ -90,3 +90,25 @@ def test_a_kernel_makes_a_list_of_bytes():
     assert pieces == [b"", bytes([0]), bytes(range(1, 7)), bytes(range(7, 50))]
     assert all(type(p) is bytes for p in pieces)
     assert _pieces(data, np.zeros(1, np.int64)) == []
+
+
+@njit(cache=True)
+def _sizes(items):
+    """The sizes of the bytes objects of the list ``items``, -1 for an
+    item that is not one."""
+    sizes = np.empty(list_size(items), np.int64)
+    for i in range(sizes.shape[0]):
+        sizes[i] = contents(item(items, i)).shape[0]
+    return sizes
+
+
+@pytest.mark.skipif(PURE_PYTHON, reason="as plain Python any buffer is read")
+def test_a_kernel_reads_a_list_of_bytes():
+    sizes = direct(_sizes, LIST)
+    assert sizes([b"", b"ab", bytes(300)]).tolist() == [0, 2, 300]
+    assert sizes([b"ab", bytearray(b"ab"), memoryview(b"ab"), "ab", 3]).tolist() == [
+        2, -1, -1, -1, -1]
+    assert sizes([]).tolist() == []
+    for wrong in ((b"ab",), "ab"):
+        with pytest.raises(TypeError, match="a list is needed"):
+            sizes(wrong)
