@@ -9,10 +9,11 @@ coder on the first half of the records and at most ``--records`` of the
 second half are compressed one per stream.  Per record, medians of
 ``--rounds`` with the calls' rounds interleaved: zstd's
 ``ZstdDecompressor.decompress``; ``gagebpe.decompress(blob,
-dictionary=)``, which reads the record's size and calls its kernel
-itself; and the kernel alone (``decoder.records._DECODE_TO`` into an
-output made before the round), which holds handing the arguments over
-and back.  The difference of the two is the call's Python.
+dictionary=)``, which checks its arguments and calls the record's kernel;
+and the kernel alone (``decoder.records._DECODE_NEW``, which reads the
+record, makes its bytes object and decodes into it), which holds handing
+the arguments over and back.  The difference of the two is the call's
+Python.
 """
 import argparse
 import statistics
@@ -51,12 +52,11 @@ def layers(units, size, most, rounds):
     unzstd = zstandard.ZstdDecompressor(dict_data=theirs)
     assert [gagebpe.decompress(b, dictionary=ours) for b in blobs] == test
     _records._load()  # the record's kernel
-    kernel, address = _records._DECODE_TO, ours.decoder_address
-    outs = [b"\0" * len(r) for r in test]
+    kernel, address, limit = _records._DECODE_NEW, ours.decoder_address, _records.NO_LIMIT
     return per_record({
         "zstd": lambda: [unzstd.decompress(b) for b in zblobs],
         "decompress": lambda: [gagebpe.decompress(b, dictionary=ours) for b in blobs],
-        "kernel": lambda: [kernel(b, address, o) for b, o in zip(blobs, outs)],
+        "kernel": lambda: [kernel(b, address, limit) for b in blobs],
     }, len(test), rounds)
 
 

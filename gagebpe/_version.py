@@ -1,2 +1,2 @@
 """The release this is, in one place (``pyproject.toml`` reads it)."""
-__version__ = "0.44.0"
+__version__ = "0.45.0"
