@@ -161,24 +161,32 @@ else:
         return cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(result, arguments), name)
 
+    def _made(builder, name, arguments, values):
+        """The new object the C API function ``name`` makes from
+        ``values`` (of the LLVM types ``arguments``); NULL with no error
+        left set where it made none (out of memory: the caller reports
+        nothing made, and the general path raises)."""
+        made = builder.call(_function(builder, name, cgutils.voidptr_t, *arguments), values)
+        with builder.if_then(cgutils.is_null(builder, made), likely=False):
+            builder.call(_function(builder, "PyErr_Clear", ir.VoidType()), [])
+        return made
+
+    def _bytes_made(context, builder, data, size):
+        """``_made``'s bytes object of ``size`` bytes copied from ``data``,
+        or not yet written where ``data`` is NULL."""
+        return _made(builder, "PyBytes_FromStringAndSize",
+                     (cgutils.voidptr_t, context.get_value_type(types.intp)), (data, size))
+
     @intrinsic
     def new_bytes(typingctx, size):
         """A new bytes object of ``size`` bytes, not yet written; nothing
-        where there is no memory for it (the caller then reports nothing
-        made, and the general path raises).  Only with the GIL held."""
+        where there is no memory for it.  Only with the GIL held."""
         if not isinstance(size, types.Integer):
             return None
 
         def codegen(context, builder, signature, args):
-            size_t = context.get_value_type(types.intp)
-            made = builder.call(
-                _function(builder, "PyBytes_FromStringAndSize", cgutils.voidptr_t,
-                          cgutils.voidptr_t, size_t),
-                [cgutils.voidptr_t(None), context.cast(builder, args[0], signature.args[0],
-                                                       types.intp)])
-            with builder.if_then(cgutils.is_null(builder, made), likely=False):
-                builder.call(_function(builder, "PyErr_Clear", ir.VoidType()), [])
-            return made
+            return _bytes_made(context, builder, cgutils.voidptr_t(None), context.cast(
+                builder, args[0], signature.args[0], types.intp))
         return MADE(size), codegen
 
     @intrinsic
@@ -289,15 +297,8 @@ else:
 
         def codegen(context, builder, signature, args):
             view = context.make_array(signature.args[0])(context, builder, value=args[0])
-            size_t = context.get_value_type(types.intp)
-            made = builder.call(
-                _function(builder, "PyBytes_FromStringAndSize", cgutils.voidptr_t,
-                          cgutils.voidptr_t, size_t),
-                [builder.bitcast(view.data, cgutils.voidptr_t), builder.extract_value(
-                    view.shape, 0)])
-            with builder.if_then(cgutils.is_null(builder, made), likely=False):
-                builder.call(_function(builder, "PyErr_Clear", ir.VoidType()), [])
-            return made
+            return _bytes_made(context, builder, builder.bitcast(view.data, cgutils.voidptr_t),
+                               builder.extract_value(view.shape, 0))
         return MADE(array), codegen
 
     @intrinsic
@@ -309,13 +310,8 @@ else:
             return None
 
         def codegen(context, builder, signature, args):
-            size_t = context.get_value_type(types.intp)
-            made = builder.call(
-                _function(builder, "PyList_New", cgutils.voidptr_t, size_t),
-                [context.cast(builder, args[0], signature.args[0], types.intp)])
-            with builder.if_then(cgutils.is_null(builder, made), likely=False):
-                builder.call(_function(builder, "PyErr_Clear", ir.VoidType()), [])
-            return made
+            return _made(builder, "PyList_New", (context.get_value_type(types.intp),),
+                         (context.cast(builder, args[0], signature.args[0], types.intp),))
         return MADE(n), codegen
 
     @intrinsic
