@@ -16,7 +16,7 @@ from ..format.codings.dictionary_ids import encode_many
 from ..format.codings.dictionary_records import joined
 from ..format.codings.lz import first_prices
 from ..format.dictionary import (LITERAL_SYMBOLS, N_BYTES, Dictionary, code_lengths,
-                                 merge_tables)
+                                 merge_tables, serialized_size)
 from ..kernels import (dictionary as _kernels, grammar as _grammar, huffman as _huffman,
                        lz as _lz, primed_lz as _primed)
 from .._arguments import check_threads
@@ -81,14 +81,19 @@ def train_dictionary(samples: Iterable[BytesLike], size: int = DEFAULT_SIZE, *,
                                        len(merges))
     trial = trial()
 
+    sized = {}  # n: (code lengths, dictionary size) of the first n merges
+
     def within(budget):  # the most of the merges a dictionary of ``budget`` bytes holds
         n = len(merges)
         while True:  # ends: a dictionary of no merges is the smallest
-            dictionary = Dictionary.from_counts(
-                merges[:n], _kernels.counts_below(counts, merges, n), trial.smoothing)
-            if len(dictionary) <= budget:
-                return dictionary
-            n = int(n * min(SHRINK, budget / len(dictionary)))
+            if n not in sized:
+                lengths = code_lengths(merges[:n], _kernels.counts_below(counts, merges, n),
+                                       trial.smoothing)
+                sized[n] = lengths, serialized_size(n, lengths)
+            lengths, size = sized[n]
+            if size <= budget:
+                return Dictionary(merges[:n], lengths)
+            n = int(n * min(SHRINK, budget / size))
 
     return with_content(within, trial, size, threads)
 
@@ -222,11 +227,12 @@ def _fitted_codes(content, records):
     records = [r for r in records if r]
     data, starts = joined(records)
     window, head, chain = _primed.content_finder(content, int(np.diff(starts).max()))
+    matches = _primed.all_matches(data, starts, window, len(content), head, chain,
+                                  _records.DEPTH)
     literal_price, distance_price = first_prices(data, _lz.REPS)
     for _ in range(FIT_PASSES):
-        literal, distance = _primed.symbol_counts(data, starts, window, len(content), head,
-                                                  chain, _records.DEPTH, literal_price,
-                                                  distance_price)
+        literal, distance = _primed.symbol_counts(data, starts, window, len(content), matches,
+                                                  literal_price, distance_price)
         lengths = np.concatenate([_huffman.code_lengths(2 * counts + 1, _lz.MAX_CODE)
                                   for counts in (literal, distance)])
         literal_price = lengths[:LITERAL_SYMBOLS].astype(np.float64)

@@ -362,8 +362,19 @@ def merge_tables(merges):
     return keys, vals, ranks, (N_BYTES + ranks).astype(np.int32)
 
 
+def serialized_size(n_merges, lengths):
+    """``len(Dictionary(merges, lengths))`` for ``n_merges`` merges and no
+    content, without making it (a trainer tries several sizes)."""
+    return (HEAD.size + _table_bytes(n_merges) + len(_coded_sequence.lengths_section(lengths))
+            + ID.size)
+
+
+def _table_bytes(n_merges):
+    return (_bits.merge_table_bits(N_BYTES, n_merges) + 7) // 8
+
+
 def _serialize(merges, lengths, content, lz_lengths):
-    table = np.zeros((_bits.merge_table_bits(N_BYTES, len(merges)) + 7) // 8, np.uint8)
+    table = np.zeros(_table_bytes(len(merges)), np.uint8)
     _bits.pack_merges(merges, N_BYTES, table)
     body = HEAD.pack(MAGIC, 1 if content else 0, len(merges), len(table)) + table.tobytes()
     if content:

@@ -82,23 +82,45 @@ def parse(data, c, found, literal_price, distance_price):
     return _lz.symbols(data, c, reps, _lz.REPS, token_lengths, token_distances)
 
 
-@njit(cache=True, nogil=True, inline='always')
-def _parse(window, c, record, head, chain, depth, literal_price, distance_price):
-    """``parse`` of ``record`` after the content ``window[:c]``."""
-    data, found = content_matches(window, c, record, head, chain, depth)
-    return parse(data, c, found, literal_price, distance_price)
+@njit(cache=True, nogil=True)
+def all_matches(data, starts, window, c, head, chain, depth):
+    """``(at, lengths, distances)``: ``content_matches`` of each of the
+    records ``data[starts[i]:starts[i + 1]]``, end to end, record i's
+    ``starts`` being ``at[starts[i] + i:starts[i + 1] + i + 1]`` (indices
+    into the whole ``lengths`` and ``distances``).  Found once for the
+    passes of ``symbol_counts``, which parse the records at other prices:
+    the search is a third of a pass."""
+    at = np.zeros(starts[-1] + starts.shape[0], np.int64)
+    lengths = np.empty(max(1, starts[-1]), np.int32)
+    distances = np.empty(lengths.shape[0], np.int32)
+    found = 0
+    for i in range(starts.shape[0] - 1):
+        record_at, record_lengths, record_distances = content_matches(
+            window, c, data[starts[i]:starts[i + 1]], head, chain, depth)[1]
+        n = record_lengths.shape[0]
+        while found + n > lengths.shape[0]:
+            lengths, distances = _lz._grown(lengths), _lz._grown(distances)
+        lengths[found:found + n] = record_lengths
+        distances[found:found + n] = record_distances
+        at[starts[i] + i:starts[i + 1] + i + 1] = found + record_at
+        found += n
+    return at, lengths[:found], distances[:found]
 
 
 @njit(cache=True, nogil=True)
-def symbol_counts(data, starts, window, c, head, chain, depth, literal_price, distance_price):
+def symbol_counts(data, starts, window, c, matches, literal_price, distance_price):
     """``(literal/length counts, distance counts)``: how often each symbol
     is used by the records' cheapest tokens at these prices after the
-    content (a dictionary's codes are fitted to them)."""
+    content ``window[:c]``, given their ``all_matches`` (a dictionary's
+    codes are fitted to them)."""
+    at, lengths, distances = matches
     literal = np.zeros(_lz.LITERALS + _lz.SLOTS, np.int64)
     distance = np.zeros(_lz.REPS + _lz.SLOTS, np.int64)
     for i in range(starts.shape[0] - 1):
-        symbols = _parse(window, c, data[starts[i]:starts[i + 1]], head, chain, depth,
-                         literal_price, distance_price)
+        n = starts[i + 1] - starts[i]
+        copy_bytes(window, c, data, starts[i], n)
+        found = (at[starts[i] + i:starts[i + 1] + i + 1], lengths, distances)
+        symbols = parse(window[:c + n], c, found, literal_price, distance_price)
         for t in range(symbols[0].shape[0]):
             literal[symbols[0][t]] += 1
             if symbols[1][t] >= 0:

@@ -45,6 +45,16 @@ def test_training_is_deterministic_and_within_size(dictionary):
         assert len(gagebpe.train_dictionary(SAMPLES, size)) <= size
 
 
+def test_a_dictionary_size_is_known_before_it_is_made(dictionary):
+    """The trainer sizes candidates without making them: the size it
+    computes is the made dictionary's, whatever the number of merges."""
+    counts = np.arange(256 + len(dictionary.merges), dtype=np.int64) % 7
+    for n in (0, 1, 7, 100, len(dictionary.merges)):
+        lengths = _dictionary.code_lengths(dictionary.merges[:n], counts[:256 + n])
+        made = gagebpe.Dictionary(dictionary.merges[:n], lengths)
+        assert _dictionary.serialized_size(n, lengths) == len(made) == len(bytes(made))
+
+
 def test_training_on_threads_gives_the_same_dictionary():
     """The trial beside the learning, the content's probes side by side:
     nothing of the result may depend on which finishes first."""
